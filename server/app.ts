@@ -1,0 +1,78 @@
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AVATAR_MAX_BYTES } from '../shared/domain';
+import { type Auth, createAuth } from './auth';
+import type { Config } from './config';
+import type { Db } from './db';
+import { registerAuthRoutes } from './http/auth-routes';
+import { forbidden, registerErrorHandler } from './http/errors';
+import { registerHealthRoutes } from './http/health-routes';
+import { sessionReader } from './http/session';
+import { registerUserRoutes } from './http/user-routes';
+import { registerWebRoutes } from './http/web-routes';
+import { diskStorage } from './storage/uploads';
+
+/** JSON bodies are small; uploads go through multipart with their own limit. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface App {
+  server: FastifyInstance;
+  auth: Auth;
+}
+
+export async function buildApp(config: Config, db: Db): Promise<App> {
+  const server = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  const auth = createAuth(config, db);
+  const session = sessionReader(auth);
+  const storage = diskStorage(path.join(config.dataDir, 'uploads'));
+  const trusted = new Set([config.publicUrl, ...config.trustedOrigins]);
+
+  registerErrorHandler(server);
+  await server.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // react-hot-toast and Radix set inline styles; no inline scripts are allowed.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.publicUrl.startsWith('https:'),
+  });
+  await server.register(rateLimit, { global: false });
+  await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
+
+  // Cookie-authenticated writes from a foreign page are refused (Better Auth checks its own routes).
+  server.addHook('onRequest', async (req) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/auth/')) return;
+    const origin = req.headers.origin;
+    if (origin && !trusted.has(origin)) throw forbidden('Request origin not allowed');
+  });
+
+  registerHealthRoutes(server, db);
+  registerAuthRoutes(server, auth, config);
+  registerUserRoutes(server, { db, storage, session });
+  await registerWebRoutes(server, config.webDir);
+  return { server, auth };
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const url = (name: string, protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`);
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
+  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+  SMTP_URL: url('SMTP_URL', ['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().trim().min(3).default('Supercurate <no-reply@localhost>'),
+  AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+  AUTH_RATE_LIMIT: z.coerce
+    .number({ error: 'AUTH_RATE_LIMIT must be a number' })
+    .int()
+    .min(1, 'AUTH_RATE_LIMIT must be at least 1')
+    .default(10),
+  TRUSTED_ORIGINS: z.string().default(''),
+  TRUST_PROXY: bool,
+  PREVIEW_ALLOW_PRIVATE: bool,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  authSecret: string;
+  /** Sign-in / sign-up attempts allowed per client address per minute, each. */
+  authRateLimit: number;
+  /** Origins allowed to make credentialed writes besides PUBLIC_URL (e.g. the extension's). */
+  trustedOrigins: string[];
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  previewAllowPrivate: boolean;
+  logLevel: string;
+  webDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(defined);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    authSecret: e.AUTH_SECRET ?? persistedSecret(dataDir, 'auth-secret'),
+    authRateLimit: e.AUTH_RATE_LIMIT,
+    trustedOrigins: e.TRUSTED_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    trustProxy: e.TRUST_PROXY,
+    previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
+    logLevel: e.LOG_LEVEL,
+    webDir: path.resolve(import.meta.dirname, '../dist/web'),
+  };
+}
+
+/** A secret generated on first start and kept (mode 600) in DATA_DIR/secrets/. */
+function persistedSecret(dataDir: string, name: string): string {
+  const dir = path.join(dataDir, 'secrets');
+  const file = path.join(dir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another process started at the same moment and wrote it first: use theirs.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+  chmodSync(file, 0o600);
+  return secret;
+}

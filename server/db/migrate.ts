@@ -1,0 +1,24 @@
+import { getMigrations } from 'better-auth/db/migration';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { AuthOptions } from '../auth';
+import type { Db } from './index';
+import * as m0001 from './migrations/0001_core_schema';
+
+const migrations: Record<string, Migration> = {
+  '0001_core_schema': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * Brings the schema up to date: Better Auth's tables first (ours reference "user"),
+ * then our own migrations in order. Safe to run on every start and from several processes.
+ */
+export async function migrate(db: Db, authOptions: AuthOptions): Promise<string[]> {
+  const { runMigrations } = await getMigrations(authOptions);
+  await runMigrations();
+  const migrator = new Migrator({ db: db.kysely, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

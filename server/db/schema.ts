@@ -1,0 +1,127 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables of SPEC §3. Times are ISO-8601 UTC strings (same text in both dialects, sorts
+ * correctly); booleans are 0/1 integers so one migration set fits SQLite and PostgreSQL.
+ * Better Auth owns "user", "session", "account" and "verification" (camelCase columns).
+ */
+export interface Database {
+  user: {
+    id: string;
+    name: string;
+    email: string;
+    emailVerified: number | boolean;
+    image: string | null;
+    createdAt: string | Date;
+    updatedAt: string | Date;
+  };
+  session: {
+    id: string;
+    userId: string;
+    token: string;
+    expiresAt: string | Date;
+  };
+  profiles: {
+    user_id: string;
+    bio: string | null;
+    location: string | null;
+    website: string | null;
+    avatar_key: string | null;
+    subscriptions_count: Generated<number>;
+    subscribers_count: Generated<number>;
+    updated_at: string;
+  };
+  topics: {
+    user_id: string;
+    id: string;
+    name: string;
+    color: string;
+    created_at: string;
+  };
+  links: {
+    id: string;
+    user_id: string;
+    url: string | null;
+    title: string;
+    description: string;
+    thumbnail_url: string | null;
+    link_text: string;
+    format: string | null;
+    is_original_content: Generated<number>;
+    original_post_id: string | null;
+    in_main_feed: Generated<number>;
+    likes_count: Generated<number>;
+    reposts_count: Generated<number>;
+    created_at: string;
+    updated_at: string;
+  };
+  link_topics: {
+    link_id: string;
+    user_id: string;
+    topic_id: string;
+  };
+  likes: {
+    link_id: string;
+    user_id: string;
+    created_at: string;
+  };
+  supercurations: {
+    id: string;
+    user_id: string;
+    title: string;
+    description: string;
+    thumbnail_url: string | null;
+    is_public: Generated<number>;
+    slug: string | null;
+    links_count: Generated<number>;
+    created_at: string;
+    updated_at: string;
+  };
+  supercuration_topics: {
+    supercuration_id: string;
+    user_id: string;
+    topic_id: string;
+  };
+  supercuration_links: {
+    supercuration_id: string;
+    link_id: string;
+    added_by: string | null;
+    created_at: string;
+  };
+  tag_categories: {
+    id: string;
+    supercuration_id: string;
+    name: string;
+    color: string;
+    position: number;
+  };
+  tags: {
+    id: string;
+    category_id: string;
+    name: string;
+  };
+  supercuration_link_tags: {
+    supercuration_id: string;
+    link_id: string;
+    tag_id: string;
+  };
+  collaborators: {
+    supercuration_id: string;
+    user_id: string;
+    created_at: string;
+  };
+  email_subscribers: {
+    id: string;
+    supercuration_id: string;
+    email: string;
+    confirmed_at: string | null;
+    token_hash: string;
+    created_at: string;
+  };
+  user_subscriptions: {
+    id: string;
+    subscriber_id: string;
+    publisher_id: string;
+    created_at: string;
+  };
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../db';
+
+export function registerHealthRoutes(app: FastifyInstance, db: Db): void {
+  // Liveness for load balancers: answers without touching the database.
+  app.get('/api/health/live', async () => ({ status: 'ok' }));
+
+  app.get('/api/health', async (req, reply) => {
+    try {
+      await sql`select 1`.execute(db.kysely);
+      return { status: 'ok', database: db.dialect };
+    } catch (err) {
+      req.log.error({ err }, 'health check: database unreachable');
+      return reply.status(503).send({ status: 'error', database: db.dialect, error: 'Database unreachable' });
+    }
+  });
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { AVATAR_MAX_BYTES, MSG, profileUpdateSchema } from '../../shared/domain';
+import type { Db } from '../db';
+import { canEditProfile } from '../policies/users';
+import { NotAnImageError, generatedAvatarSvg } from '../services/avatars';
+import { getAvatarKey, getProfile, replaceAvatar, updateProfile } from '../services/profiles';
+import type { ObjectStorage } from '../storage/uploads';
+import { HttpError, badRequest, forbidden, notFound } from './errors';
+import type { SessionReader } from './session';
+
+interface Deps {
+  db: Db;
+  storage: ObjectStorage;
+  session: SessionReader;
+}
+
+type IdParams = { Params: { id: string } };
+
+export function registerUserRoutes(app: FastifyInstance, { db, storage, session }: Deps): void {
+  async function requireOwnProfile(req: Parameters<SessionReader['requireViewer']>[0], id: string) {
+    const viewer = await session.requireViewer(req);
+    if (!canEditProfile(viewer, id)) throw forbidden(MSG.forbiddenProfile);
+    return viewer;
+  }
+
+  async function profileOrThrow(id: string, viewerId: string | null) {
+    const profile = await getProfile(db, id, viewerId);
+    if (!profile) throw notFound(viewerId === id ? MSG.profileNotFound : MSG.userNotFound);
+    return profile;
+  }
+
+  app.get('/api/me', async (req) => {
+    const viewer = await session.requireViewer(req);
+    return profileOrThrow(viewer.id, viewer.id);
+  });
+
+  app.get<IdParams>('/api/users/:id', async (req) => {
+    const viewer = await session.viewerOf(req);
+    return profileOrThrow(req.params.id, viewer?.id ?? null);
+  });
+
+  app.patch<IdParams>('/api/users/:id', async (req) => {
+    const viewer = await requireOwnProfile(req, req.params.id);
+    await updateProfile(db, viewer.id, profileUpdateSchema.parse(req.body ?? {}));
+    return profileOrThrow(viewer.id, viewer.id);
+  });
+
+  app.post<IdParams>('/api/users/:id/avatar', async (req) => {
+    const viewer = await requireOwnProfile(req, req.params.id);
+    if (!req.isMultipart()) throw badRequest(MSG.imagesOnly);
+    const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+    if (!file) throw badRequest(MSG.imagesOnly);
+    if (!file.mimetype.startsWith('image/')) throw badRequest(MSG.imagesOnly);
+    let buffer: Buffer;
+    try {
+      buffer = await file.toBuffer();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, MSG.imageTooLarge);
+      throw err;
+    }
+    try {
+      await replaceAvatar(db, storage, viewer.id, buffer);
+    } catch (err) {
+      if (err instanceof NotAnImageError) throw badRequest(MSG.imagesOnly);
+      throw err;
+    }
+    return profileOrThrow(viewer.id, viewer.id);
+  });
+
+  app.delete<IdParams>('/api/users/:id/avatar', async (req) => {
+    const viewer = await requireOwnProfile(req, req.params.id);
+    await replaceAvatar(db, storage, viewer.id, null);
+    return profileOrThrow(viewer.id, viewer.id);
+  });
+
+  app.get<IdParams & { Querystring: { v?: string } }>('/api/users/:id/avatar', async (req, reply) => {
+    const user = await db.kysely.selectFrom('user').select('email').where('id', '=', req.params.id).executeTakeFirst();
+    if (!user) throw notFound(MSG.userNotFound);
+    const key = await getAvatarKey(db, req.params.id);
+    const image = key ? await storage.get(key) : null;
+    // A versioned URL (?v=) names one image for good; an unversioned one may change.
+    reply.header('cache-control', req.query.v ? 'public, max-age=31536000, immutable' : 'public, max-age=60');
+    reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    if (image) return reply.type('image/webp').send(image);
+    return reply.type('image/svg+xml').send(generatedAvatarSvg(user.email));
+  });
+}

@@ -1,0 +1,114 @@
+import type { ProfileChanges, UserProfile } from '../../shared/domain';
+import type { Db } from '../db';
+import type { ObjectStorage } from '../storage/uploads';
+import { newAvatarKey, reencodeAvatar } from './avatars';
+
+const now = () => new Date().toISOString();
+
+/** Creates the profile row of a new user; a no-op when it already exists. */
+export async function createProfile(db: Db, userId: string): Promise<void> {
+  await db.kysely
+    .insertInto('profiles')
+    .values({ user_id: userId, updated_at: now() })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+}
+
+function profileQuery(db: Db) {
+  return db.kysely
+    .selectFrom('user')
+    .leftJoin('profiles', 'profiles.user_id', 'user.id')
+    .select([
+      'user.id',
+      'user.name',
+      'user.email',
+      'user.createdAt',
+      'profiles.user_id as profile_id',
+      'profiles.bio',
+      'profiles.location',
+      'profiles.website',
+      'profiles.avatar_key',
+      'profiles.subscriptions_count',
+      'profiles.subscribers_count',
+    ]);
+}
+
+/** The avatar URL changes whenever the avatar does, so browsers may cache it for good. */
+export function avatarUrl(userId: string, avatarKey: string | null): string {
+  const version = avatarKey ? avatarKey.slice(avatarKey.lastIndexOf('/') + 1, avatarKey.lastIndexOf('.')) : 'generated';
+  return `/api/users/${encodeURIComponent(userId)}/avatar?v=${version}`;
+}
+
+/**
+ * A user's profile as `viewerId` may see it (the e-mail only to the user themself), or null.
+ * A user whose profile row is missing gets one created (SPEC §4: "loaded, or created if missing").
+ */
+export async function getProfile(db: Db, userId: string, viewerId: string | null): Promise<UserProfile | null> {
+  const row = await profileQuery(db).where('user.id', '=', userId).executeTakeFirst();
+  if (!row) return null;
+  if (!row.profile_id) await createProfile(db, userId);
+  return {
+    id: row.id,
+    name: row.name,
+    ...(viewerId === row.id ? { email: row.email } : {}),
+    avatarUrl: avatarUrl(row.id, row.avatar_key),
+    bio: row.bio,
+    location: row.location,
+    website: row.website,
+    createdAt: new Date(row.createdAt).toISOString(),
+    subscriptionsCount: row.subscriptions_count ?? 0,
+    subscribersCount: row.subscribers_count ?? 0,
+  };
+}
+
+/** Name lives on Better Auth's "user" row, the rest on "profiles": both change together. */
+export async function updateProfile(db: Db, userId: string, data: ProfileChanges): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.updateTable('user').set({ name: data.name, updatedAt: now() }).where('id', '=', userId).execute();
+    await trx
+      .insertInto('profiles')
+      .values({
+        user_id: userId,
+        bio: data.bio ?? null,
+        location: data.location ?? null,
+        website: data.website ?? null,
+        updated_at: now(),
+      })
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({
+          ...(data.bio !== undefined ? { bio: data.bio } : {}),
+          ...(data.location !== undefined ? { location: data.location } : {}),
+          ...(data.website !== undefined ? { website: data.website } : {}),
+          updated_at: now(),
+        }),
+      )
+      .execute();
+  });
+}
+
+export async function getAvatarKey(db: Db, userId: string): Promise<string | null> {
+  const row = await db.kysely
+    .selectFrom('profiles')
+    .select('avatar_key')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.avatar_key ?? null;
+}
+
+/**
+ * Stores a re-encoded avatar, then points the profile at it, then deletes the old file.
+ * A failure before the row update leaves the old avatar in place.
+ */
+export async function replaceAvatar(db: Db, storage: ObjectStorage, userId: string, upload: Buffer | null) {
+  const image = upload ? await reencodeAvatar(upload) : null;
+  const key = image ? newAvatarKey(userId) : null;
+  if (key && image) await storage.put(key, image);
+  await createProfile(db, userId);
+  const previous = await getAvatarKey(db, userId);
+  await db.kysely
+    .updateTable('profiles')
+    .set({ avatar_key: key, updated_at: now() })
+    .where('user_id', '=', userId)
+    .execute();
+  if (previous && previous !== key) await storage.delete(previous);
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import {
+  BIO_MAX_LENGTH,
+  LOCATION_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  WEBSITE_MAX_LENGTH,
+} from './constants';
+import { MSG } from './messages';
+import { isHttpUrl } from './url';
+
+const name = z
+  .string({ error: MSG.nameRequired })
+  .trim()
+  .min(1, MSG.nameRequired)
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
+
+export const emailSchema = z.string({ error: MSG.emailInvalid }).trim().toLowerCase().pipe(z.email(MSG.emailInvalid));
+
+export const registerSchema = z.object({
+  name,
+  email: emailSchema,
+  password: z
+    .string({ error: MSG.passwordTooShort })
+    .min(PASSWORD_MIN_LENGTH, MSG.passwordTooShort)
+    .max(PASSWORD_MAX_LENGTH, MSG.passwordTooLong),
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: z.string().trim().min(1, MSG.invalidCredentials),
+  password: z.string().min(1, MSG.invalidCredentials),
+});
+
+/** Optional free text: trimmed, and an empty string means "cleared" (stored as null). */
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional();
+
+export const profileUpdateSchema = z.object({
+  name,
+  bio: optionalText(BIO_MAX_LENGTH, 'Bio'),
+  location: optionalText(LOCATION_MAX_LENGTH, 'Location'),
+  website: z
+    .string()
+    .trim()
+    .max(WEBSITE_MAX_LENGTH, MSG.websiteInvalid)
+    .refine((v) => v === '' || isHttpUrl(v), MSG.websiteInvalid)
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional(),
+});
+export type ProfileUpdate = z.input<typeof profileUpdateSchema>;
+export type ProfileChanges = z.output<typeof profileUpdateSchema>;
+
+/** A user as the API returns it. `email` is present only for the user themself (decisions.md). */
+export interface UserProfile {
+  id: string;
+  name: string;
+  email?: string;
+  avatarUrl: string;
+  bio: string | null;
+  location: string | null;
+  website: string | null;
+  createdAt: string;
+  subscriptionsCount: number;
+  subscribersCount: number;
+}
+
+/** The error body every API failure answers with. */
+export interface ApiErrorBody {
+  error: string;
+  code?: string;
+  issues?: { path: string; message: string }[];
+}
+
+/** The e-mail's local part, used as a handle and as the fallback display name. */
+export function handleOf(email: string): string {
+  return email.split('@')[0] ?? email;
+}
