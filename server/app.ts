@@ -3,12 +3,12 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { AVATAR_MAX_BYTES } from '../shared/domain';
+import { AVATAR_MAX_BYTES, MSG } from '../shared/domain';
 import { type Auth, createAuth } from './auth';
 import type { Config } from './config';
 import type { Db } from './db';
 import { registerAuthRoutes } from './http/auth-routes';
-import { forbidden, registerErrorHandler } from './http/errors';
+import { HttpError, forbidden, registerErrorHandler } from './http/errors';
 import { registerHealthRoutes } from './http/health-routes';
 import { sessionReader } from './http/session';
 import { registerUserRoutes } from './http/user-routes';
@@ -59,13 +59,16 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: config.publicUrl.startsWith('https:'),
   });
-  await server.register(rateLimit, { global: false });
+  await server.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED'),
+  });
   await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
-  // Cookie-authenticated writes from a foreign page are refused (Better Auth checks its own routes).
+  // Writes sent by a page of another origin are refused (CSRF); clients without a browser send no Origin.
   server.addHook('onRequest', async (req) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
-    if (!req.url.startsWith('/api/') || req.url.startsWith('/api/auth/')) return;
+    if (!req.url.startsWith('/api/')) return;
     const origin = req.headers.origin;
     if (origin && !trusted.has(origin)) throw forbidden('Request origin not allowed');
   });

@@ -1,0 +1,110 @@
+import { expect, it } from 'vitest';
+import { ApiError } from '../../shared/api/client';
+import { MSG } from '../../shared/domain';
+import { http, newUser, signedInUser, testClient } from '../support/client';
+import { describeEachDatabase } from '../support/each-database';
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
+  return err;
+}
+
+describeEachDatabase('accounts', (ctx) => {
+  it('registers, starts a session and reads the own profile with e-mail', async () => {
+    const client = testClient(ctx.server.url);
+    const input = newUser('Ada Lovelace');
+    await client.api.signUp(input);
+    const me = await client.api.me();
+    expect(me).toMatchObject({ name: 'Ada Lovelace', email: input.email, bio: null, subscribersCount: 0 });
+    expect(me?.avatarUrl).toMatch(/^\/api\/users\/.+\/avatar\?v=generated$/);
+  });
+
+  it('sets the session cookie HttpOnly and SameSite=Lax (not Secure over http)', async () => {
+    const res = await http(`${ctx.server.url}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ctx.server.url },
+      body: JSON.stringify(newUser()),
+    });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('better-auth.session_token='));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it("refuses a second account with the same e-mail: 'Email already in use'", async () => {
+    const input = newUser();
+    await testClient(ctx.server.url).api.signUp(input);
+    const err = await failure(testClient(ctx.server.url).api.signUp({ ...input, email: input.email.toUpperCase() }));
+    expect(err.message).toBe(MSG.emailInUse);
+    expect(err.status).toBeGreaterThanOrEqual(400);
+    expect(err.status).toBeLessThan(500);
+  });
+
+  it('validates registration on the server with the shared messages', async () => {
+    const client = testClient(ctx.server.url);
+    const short = await failure(client.api.signUp({ ...newUser(), password: 'short' }));
+    expect([short.status, short.message]).toEqual([400, MSG.passwordTooShort]);
+    const noName = await failure(client.api.signUp({ ...newUser(), name: '   ' }));
+    expect([noName.status, noName.message]).toEqual([400, MSG.nameRequired]);
+    const badEmail = await failure(client.api.signUp({ ...newUser(), email: 'not-an-email' }));
+    expect([badEmail.status, badEmail.message]).toEqual([400, MSG.emailInvalid]);
+    expect(await client.api.me()).toBeNull();
+  });
+
+  it("answers a wrong password and an unknown e-mail alike: 'Invalid email or password'", async () => {
+    const { input } = await signedInUser(ctx.server.url);
+    const wrong = await failure(testClient(ctx.server.url).api.signIn({ email: input.email, password: 'nope-nope-1' }));
+    const unknown = await failure(
+      testClient(ctx.server.url).api.signIn({ email: 'nobody@example.com', password: input.password }),
+    );
+    expect([wrong.status, wrong.message]).toEqual([401, MSG.invalidCredentials]);
+    expect([unknown.status, unknown.message]).toEqual([401, MSG.invalidCredentials]);
+  });
+
+  it('signs out and back in', async () => {
+    const user = await signedInUser(ctx.server.url);
+    await user.api.signOut();
+    expect(await user.api.me()).toBeNull();
+    await user.api.signIn({ email: user.input.email, password: user.input.password });
+    expect((await user.api.me())?.id).toBe(user.me.id);
+  });
+
+  it('keeps accounts and sessions across a server restart', async () => {
+    const user = await signedInUser(ctx.server.url, 'Persistent Pat');
+    ctx.server = await ctx.server.restart();
+    expect(await user.api.me()).toMatchObject({ id: user.me.id, name: 'Persistent Pat' });
+    const again = testClient(ctx.server.url);
+    await again.api.signIn({ email: user.input.email, password: user.input.password });
+    expect((await again.api.me())?.id).toBe(user.me.id);
+  });
+
+  it('refuses cookie-authenticated auth calls from a foreign origin', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const res = await http(`${ctx.server.url}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example', cookie: user.cookieHeader() },
+      body: '{}',
+    });
+    expect(res.status).toBe(403);
+    expect(await user.api.me()).not.toBeNull();
+  });
+});
+
+describeEachDatabase(
+  'sign-in rate limit',
+  (ctx) => {
+    it('answers 429 with a clear message after 3 attempts a minute from one address', async () => {
+      const client = testClient(ctx.server.url);
+      const attempt = () => failure(client.api.signIn({ email: 'nobody@example.com', password: 'whatever-1' }));
+      for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
+      const limited = await attempt();
+      expect([limited.status, limited.message]).toEqual([429, MSG.tooManyRequests]);
+    });
+  },
+  { AUTH_RATE_LIMIT: '3' },
+);

@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import { testDatabases } from './databases';
+import { type TestServer, startTestServer } from './server';
+
+const databases = await testDatabases();
+
+/**
+ * Runs a suite once per database (SQLite, and PostgreSQL when configured), each against its
+ * own real server. `ctx.server` is ready inside tests.
+ */
+export function describeEachDatabase(
+  title: string,
+  suite: (ctx: { server: TestServer }) => void,
+  env: Record<string, string> = {},
+): void {
+  for (const database of databases) {
+    describe(`${title} [${database.name}]`, () => {
+      const ctx = {} as { server: TestServer };
+      beforeAll(async () => {
+        ctx.server = await startTestServer(database, env);
+      });
+      afterAll(async () => {
+        await ctx.server?.destroy();
+      });
+      suite(ctx);
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'supercurate-config-'));
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      previewAllowPrivate: false,
+      authRateLimit: 10,
+    });
+  });
+
+  it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://curate.example/' }).publicUrl).toBe(
+      'https://curate.example',
+    );
+  });
+
+  it('lists every bad variable in one clear message', () => {
+    const load = () =>
+      loadConfig({
+        DATA_DIR: dataDir(),
+        PORT: 'eighty',
+        PUBLIC_URL: 'ftp://x',
+        DATABASE_URL: 'mysql://db',
+        PREVIEW_ALLOW_PRIVATE: 'maybe',
+      });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/PORT: PORT must be a number/);
+    expect(load).toThrow(/PUBLIC_URL: PUBLIC_URL must be a http or https URL/);
+    expect(load).toThrow(/DATABASE_URL: DATABASE_URL must be a postgres or postgresql URL/);
+    expect(load).toThrow(/PREVIEW_ALLOW_PRIVATE/);
+  });
+
+  it('generates the auth secret once, keeps it private in DATA_DIR, and reuses it', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).authSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).authSecret).toBe(first);
+    const file = path.join(dir, 'secrets', 'auth-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dataDir() }).authSecret).not.toBe(first);
+  });
+
+  it('PREVIEW_ALLOW_PRIVATE is off unless explicitly true', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), PREVIEW_ALLOW_PRIVATE: 'true' }).previewAllowPrivate).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), PREVIEW_ALLOW_PRIVATE: 'false' }).previewAllowPrivate).toBe(false);
+  });
+});
