@@ -1,0 +1,7 @@
+import { LoginForm } from '../features/auth/LoginForm';
+import { useDocumentTitle } from '../lib/useDocumentTitle';
+
+export function LoginPage() {
+  useDocumentTitle('Log in');
+  return <LoginForm />;
+}
