@@ -1,3 +1,14 @@
+import type {
+  CreateLinkInput,
+  LikeState,
+  Link,
+  LinkListQuery,
+  LinkPreview,
+  Page,
+  Topic,
+  TopicInput,
+  UpdateLinkInput,
+} from '../domain/links';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
 
 /** An API failure carrying the server's user-facing message. */
@@ -106,7 +117,69 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         method: 'DELETE',
         fallback: 'Failed to update profile. Please try again.',
       }),
+
+    listLinks: (query: LinkListQuery = {}, signal?: AbortSignal) =>
+      request<Page<Link>>(`/links${queryString(query)}`, {
+        signal,
+        fallback: query.cursor ? 'Failed to fetch more links' : 'Failed to fetch links',
+      }),
+    getLink: (id: string, signal?: AbortSignal) =>
+      request<Link>(`/links/${encodeURIComponent(id)}`, { signal, fallback: 'Failed to load link details' }),
+    createLink: (input: CreateLinkInput) =>
+      request<Link>('/links', { method: 'POST', body: input, fallback: 'Failed to share link' }),
+    updateLink: (id: string, input: UpdateLinkInput) =>
+      request<Link>(`/links/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        body: input,
+        fallback: 'Failed to update link',
+      }),
+    deleteLink: (id: string) =>
+      request<void>(`/links/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: 'Failed to delete link' }),
+    toggleLike: (id: string) =>
+      request<LikeState>(`/links/${encodeURIComponent(id)}/like`, {
+        method: 'POST',
+        body: {},
+        fallback: 'Failed to like link',
+      }),
+    repost: (id: string) =>
+      request<Link>(`/links/${encodeURIComponent(id)}/repost`, {
+        method: 'POST',
+        body: {},
+        fallback: 'Failed to repost link',
+      }),
+    preview: (url: string, signal?: AbortSignal) =>
+      request<LinkPreview>(`/preview${queryString({ url })}`, { signal, fallback: 'Failed to fetch link preview' }),
+    /** Uploads an image (thumbnail) and returns its URL on our server. */
+    uploadImage: (file: Blob) => {
+      const form = new FormData();
+      form.append('image', file);
+      return request<{ url: string }>('/uploads/images', {
+        method: 'POST',
+        body: form,
+        fallback: 'Failed to upload image',
+      });
+    },
+
+    listTopics: () => request<Topic[]>('/topics', { fallback: 'Failed to load topics' }),
+    createTopic: (input: TopicInput) =>
+      request<Topic>('/topics', { method: 'POST', body: input, fallback: 'Failed to add topic' }),
+    updateTopic: (id: string, input: Partial<TopicInput>) =>
+      request<Topic>(`/topics/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        body: input,
+        fallback: 'Failed to update topic',
+      }),
+    deleteTopic: (id: string) =>
+      request<void>(`/topics/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: 'Failed to delete topic' }),
   };
+}
+
+/** `?a=1&b=2` from the defined, non-empty values; '' when there are none. */
+function queryString(params: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
 }
 
 function safeJson(text: string): unknown {
