@@ -32,7 +32,12 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     return503OnClosing: true,
   });
   const auth = createAuth(config, db);
-  const session = sessionReader(auth);
+  const session = sessionReader({
+    auth,
+    db,
+    secret: config.authSecret,
+    secureCookies: config.secureCookies,
+  });
   const storage = diskStorage(path.join(config.dataDir, 'uploads'));
   const trusted = new Set([config.publicUrl, ...config.trustedOrigins]);
 
@@ -53,11 +58,11 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
-        upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
+        upgradeInsecureRequests: config.secureCookies ? [] : null,
       },
     },
     crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: config.publicUrl.startsWith('https:'),
+    strictTransportSecurity: config.secureCookies,
   });
   await server.register(rateLimit, {
     global: false,

@@ -25,7 +25,7 @@ export function authOptions(config: Config, db: Db): AuthOptions {
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     advanced: {
-      useSecureCookies: config.publicUrl.startsWith('https:'),
+      useSecureCookies: config.secureCookies,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
     },
     databaseHooks: {

@@ -108,3 +108,46 @@ describeEachDatabase(
   },
   { AUTH_RATE_LIMIT: '3' },
 );
+
+describeEachDatabase('sessions', (ctx) => {
+  const tokenOf = (cookieHeader: string) => {
+    const value = decodeURIComponent(cookieHeader.split('better-auth.session_token=')[1] ?? '');
+    return value.slice(0, value.lastIndexOf('.'));
+  };
+
+  it('ignores a session cookie whose signature does not match', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const forged = user.cookieHeader().replace(/\.[^.;]+$/, `.${encodeURIComponent('A'.repeat(43) + '=')}`);
+    const res = await http(`${ctx.server.url}/api/me`, { headers: { cookie: forged } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: MSG.notAuthenticated });
+  });
+
+  it('refuses an expired session', async () => {
+    const user = await signedInUser(ctx.server.url);
+    await ctx.server.db.kysely
+      .updateTable('session')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('token', '=', tokenOf(user.cookieHeader()))
+      .execute();
+    expect(await user.api.me()).toBeNull();
+  });
+
+  it('slides a day-old session forward, as Better Auth does', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const token = tokenOf(user.cookieHeader());
+    const inSixDays = new Date(Date.now() + 6 * 24 * 3600 * 1000 - 60_000);
+    await ctx.server.db.kysely
+      .updateTable('session')
+      .set({ expiresAt: inSixDays.toISOString() })
+      .where('token', '=', token)
+      .execute();
+    expect((await user.api.me())?.id).toBe(user.me.id);
+    const row = await ctx.server.db.kysely
+      .selectFrom('session')
+      .select('expiresAt')
+      .where('token', '=', token)
+      .executeTakeFirstOrThrow();
+    expect(new Date(row.expiresAt).getTime()).toBeGreaterThan(inSixDays.getTime() + 12 * 3600 * 1000);
+  });
+});
