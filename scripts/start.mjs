@@ -1,13 +1,40 @@
-// `npm start`: build the web app if it is missing, then run the server (which migrates on start).
+// `npm start`: build whatever is missing or older than its sources, then run the server
+// (which migrates the database on start).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 
-if (!existsSync('dist/web/index.html')) {
-  console.log('Building the web app (first start)...');
-  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+/** Newest modification time of the files under the given folders. */
+function newest(dirs) {
+  let latest = 0;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else latest = Math.max(latest, statSync(file).mtimeMs);
+    }
+  };
+  for (const dir of dirs) if (existsSync(dir)) walk(dir);
+  return latest;
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit' });
+function stale(output, sources) {
+  return !existsSync(output) || statSync(output).mtimeMs < newest(sources);
+}
+
+function run(label, command, args) {
+  console.log(label);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (stale('dist/web/index.html', ['web', 'shared'])) {
+  run('Building the web app...', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+}
+if (stale('dist/server.js', ['server', 'shared'])) {
+  run('Building the server...', process.execPath, ['scripts/build-server.mjs']);
+}
+
+const server = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,8 +1,12 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type PG from 'pg';
 import type { Database } from './schema';
+
+// Loaded only when PostgreSQL is configured: an SQLite server doesn't pay its memory.
+const loadPg = () => createRequire(import.meta.url)('pg') as typeof PG;
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -22,7 +26,7 @@ export interface DbOptions {
 /** Opens PostgreSQL when a URL is given, otherwise the SQLite file in DATA_DIR. */
 export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.db' }: DbOptions): Db {
   if (databaseUrl) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: databaseUrl, max: 10 });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
