@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Resident and peak resident memory of the server process, in MB (from /proc). */
+  memory(): { rssMb: number; peakRssMb: number };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server as `npm start` runs it (the bundled dist/server.js, built first) in a
+ * child process, so the pid is the server's and its memory is what /proc reports for that pid.
+ */
+export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ServerProcess> {
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('server build failed');
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<never>((_, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`server exited early (code ${code}, signal ${signal})`)));
+    child.once('error', reject);
+  });
+  exited.catch(() => {}); // observed again below; keeps a late exit from being unhandled
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    child,
+    baseUrl,
+    memory() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+      return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
+
+  try {
+    await Promise.race([waitUntilHealthy(baseUrl), exited]);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return server;
+}
+
+async function waitUntilHealthy(baseUrl: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`server not healthy after ${timeoutMs / 1000} s`);
+}
