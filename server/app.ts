@@ -10,7 +10,12 @@ import type { Db } from './db';
 import { registerAuthRoutes } from './http/auth-routes';
 import { HttpError, forbidden, registerErrorHandler } from './http/errors';
 import { registerHealthRoutes } from './http/health-routes';
+import { registerImageProxyRoutes } from './http/image-proxy-routes';
+import { linkPage, registerLinkRoutes } from './http/link-routes';
+import { registerPreviewRoutes } from './http/preview-routes';
 import { sessionReader } from './http/session';
+import { registerTopicRoutes } from './http/topic-routes';
+import { registerUploadRoutes } from './http/upload-routes';
 import { registerUserRoutes } from './http/user-routes';
 import { registerWebRoutes } from './http/web-routes';
 import { diskStorage } from './storage/uploads';
@@ -81,6 +86,11 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   registerHealthRoutes(server, db);
   registerAuthRoutes(server, auth, config);
   registerUserRoutes(server, { db, storage, session });
-  await registerWebRoutes(server, config.webDir);
+  registerLinkRoutes(server, { db, session });
+  registerTopicRoutes(server, { db, session });
+  registerUploadRoutes(server, { storage, session });
+  registerPreviewRoutes(server, { db, session, config });
+  registerImageProxyRoutes(server, { db, storage, session, config });
+  await registerWebRoutes(server, config.webDir, [linkPage(db, config.publicUrl)]);
   return { server, auth };
 }

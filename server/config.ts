@@ -37,7 +37,14 @@ const envSchema = z.object({
   TRUSTED_ORIGINS: z.string().default(''),
   TRUST_PROXY: bool,
   PREVIEW_ALLOW_PRIVATE: bool,
+  PREVIEW_TIMEOUT_MS: z.coerce
+    .number({ error: 'PREVIEW_TIMEOUT_MS must be a number' })
+    .int()
+    .min(100, 'PREVIEW_TIMEOUT_MS must be at least 100')
+    .max(60_000, 'PREVIEW_TIMEOUT_MS must be at most 60000')
+    .default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIR: z.string().trim().min(1).optional(),
 });
 
 export interface Config {
@@ -58,7 +65,10 @@ export interface Config {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   previewAllowPrivate: boolean;
+  /** Overall deadline of one link-preview fetch (DNS, redirects and body), 5 s by default. */
+  previewTimeoutMs: number;
   logLevel: string;
+  /** The built web app (index.html and assets). */
   webDir: string;
 }
 
@@ -92,8 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     trustProxy: e.TRUST_PROXY,
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
+    previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
-    webDir: path.resolve(import.meta.dirname, '../dist/web'),
+    webDir: e.WEB_DIR ? path.resolve(e.WEB_DIR) : path.resolve(import.meta.dirname, '../dist/web'),
   };
 }
 

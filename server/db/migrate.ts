@@ -3,9 +3,13 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { AuthOptions } from '../auth';
 import type { Db } from './index';
 import * as m0001 from './migrations/0001_core_schema';
+import * as m0002 from './migrations/0002_link_feed_indexes';
+import * as m0003 from './migrations/0003_link_previews';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
+  '0002_link_feed_indexes': m0002,
+  '0003_link_previews': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { AVATAR_MAX_BYTES, MSG, profileUpdateSchema } from '../../shared/domain';
+import { MSG, profileUpdateSchema } from '../../shared/domain';
 import type { Db } from '../db';
 import { canEditProfile } from '../policies/users';
-import { NotAnImageError, generatedAvatarSvg } from '../services/avatars';
+import { generatedAvatarSvg } from '../services/avatars';
 import { getAvatarKey, getProfile, replaceAvatar, updateProfile } from '../services/profiles';
 import type { ObjectStorage } from '../storage/uploads';
-import { HttpError, badRequest, forbidden, notFound } from './errors';
+import { forbidden, notFound } from './errors';
 import type { SessionReader } from './session';
+import { receiveImage } from './upload-routes';
 
 interface Deps {
   db: Db;
@@ -47,23 +48,7 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
 
   app.post<IdParams>('/api/users/:id/avatar', async (req) => {
     const viewer = await requireOwnProfile(req, req.params.id);
-    if (!req.isMultipart()) throw badRequest(MSG.imagesOnly);
-    const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-    if (!file) throw badRequest(MSG.imagesOnly);
-    if (!file.mimetype.startsWith('image/')) throw badRequest(MSG.imagesOnly);
-    let buffer: Buffer;
-    try {
-      buffer = await file.toBuffer();
-    } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, MSG.imageTooLarge);
-      throw err;
-    }
-    try {
-      await replaceAvatar(db, storage, viewer.id, buffer);
-    } catch (err) {
-      if (err instanceof NotAnImageError) throw badRequest(MSG.imagesOnly);
-      throw err;
-    }
+    await receiveImage(req, 'avatar', (image) => replaceAvatar(db, storage, viewer.id, image));
     return profileOrThrow(viewer.id, viewer.id);
   });
 

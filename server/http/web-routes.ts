@@ -1,14 +1,79 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { UPLOADED_IMAGE_PATH } from '../../shared/domain';
+
+/** What a shared page's HTML head says about it, for link unfurlers (Open Graph, Twitter cards). */
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** Absolute http(s) URL, or null. */
+  image: string | null;
+  /** Absolute URL of the page. */
+  url: string;
+}
+
+/** A client-routed page whose head the server fills in; `meta` answers null for an unknown entity (404). */
+export interface MetaPage {
+  path: string;
+  meta(params: Record<string, string>): Promise<PageMeta | null>;
+}
+
+const SITE_NAME = 'Supercurate';
+const DESCRIPTION_MAX = 200;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
+
+/** An image URL as unfurlers need it: http(s) as is, one of our uploads made absolute, anything else dropped. */
+export function absoluteImageUrl(publicUrl: string, url: string | null): string | null {
+  if (!url) return null;
+  if (UPLOADED_IMAGE_PATH.test(url)) return `${publicUrl}${url}`;
+  return /^https?:\/\//i.test(url) ? url : null;
+}
+
+/**
+ * The SPA's index.html with the page's <title>, description, Open Graph and Twitter tags in its
+ * head (any the template had are replaced). Every value is HTML-escaped.
+ */
+export function renderPage(template: string, meta: PageMeta): string {
+  const description = clip(meta.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
+  const tag = (attr: 'name' | 'property', key: string, value: string) =>
+    `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
+  const head = [
+    `<title>${escapeHtml(`${meta.title} · ${SITE_NAME}`)}</title>`,
+    tag('name', 'description', description),
+    `<link rel="canonical" href="${escapeHtml(meta.url)}" />`,
+    tag('property', 'og:site_name', SITE_NAME),
+    tag('property', 'og:type', 'article'),
+    tag('property', 'og:title', meta.title),
+    tag('property', 'og:description', description),
+    tag('property', 'og:url', meta.url),
+    ...(meta.image ? [tag('property', 'og:image', meta.image)] : []),
+    tag('name', 'twitter:card', meta.image ? 'summary_large_image' : 'summary'),
+    tag('name', 'twitter:title', meta.title),
+    tag('name', 'twitter:description', description),
+    ...(meta.image ? [tag('name', 'twitter:image', meta.image)] : []),
+  ].join('\n    ');
+  return template
+    .replace(/<title>[\s\S]*?<\/title>\s*/i, '')
+    .replace(/<meta\s+(?:name="description"|(?:name|property)="(?:og|twitter):[^"]*")[^>]*>\s*/gi, '')
+    .replace(/<link\s+rel="canonical"[^>]*>\s*/gi, '')
+    .replace(/<\/head>/i, `  ${head}\n  </head>`);
+}
 
 /**
  * Serves the built web app. Any GET outside /api that names no file gets index.html, and the
- * client router renders the page (or its 'Page not found').
+ * client router renders the page (or its 'Page not found'). Pages in `metaPages` get their head
+ * filled in first, and a 404 status when their entity is unknown.
  */
-export async function registerWebRoutes(app: FastifyInstance, webDir: string): Promise<void> {
-  const built = existsSync(path.join(webDir, 'index.html'));
+export async function registerWebRoutes(app: FastifyInstance, webDir: string, metaPages: MetaPage[] = []): Promise<void> {
+  const indexFile = path.join(webDir, 'index.html');
+  const built = existsSync(indexFile);
   if (built) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -21,14 +86,26 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string): P
     });
   }
 
+  const notBuilt = (reply: FastifyReply) =>
+    reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+
+  for (const page of metaPages) {
+    app.get<{ Params: Record<string, string> }>(page.path, async (req, reply) => {
+      if (!built) return notBuilt(reply);
+      const meta = await page.meta(req.params);
+      // Read on every request: a rebuild changes the asset names index.html points at.
+      const template = await readFile(indexFile, 'utf8');
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+      return reply.status(meta ? 200 : 404).send(meta ? renderPage(template, meta) : template);
+    });
+  }
+
   app.setNotFoundHandler((req, reply) => {
     const isPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/');
     if (!isPage) {
       return reply.status(404).send({ error: `No route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
     }
-    if (!built) {
-      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
-    }
+    if (!built) return notBuilt(reply);
     reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { thumbs } from '@dicebear/collection';
+import * as thumbs from '@dicebear/thumbs';
 import { createAvatar } from '@dicebear/core';
-import sharp from 'sharp';
+import { reencodeImage } from './images';
 
 export const AVATAR_SIZE = 256;
 
@@ -10,22 +10,9 @@ export function generatedAvatarSvg(email: string): string {
   return createAvatar(thumbs, { seed: email.toLowerCase(), size: AVATAR_SIZE }).toString();
 }
 
-export class NotAnImageError extends Error {}
-
-/**
- * Decodes any image sharp understands and re-encodes it as a square WebP. Re-encoding drops
- * EXIF (location, camera) and anything smuggled inside the original file.
- */
-export async function reencodeAvatar(input: Buffer): Promise<Buffer> {
-  try {
-    return await sharp(input, { limitInputPixels: 40_000_000, animated: false })
-      .rotate()
-      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
-      .webp({ quality: 85 })
-      .toBuffer();
-  } catch {
-    throw new NotAnImageError();
-  }
+/** A square WebP of AVATAR_SIZE (see reencodeImage). */
+export function reencodeAvatar(input: Buffer): Promise<Buffer> {
+  return reencodeImage(input, { width: AVATAR_SIZE, height: AVATAR_SIZE, fit: 'cover' });
 }
 
 export function newAvatarKey(userId: string): string {

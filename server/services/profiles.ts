@@ -2,16 +2,20 @@ import type { ProfileChanges, UserProfile } from '../../shared/domain';
 import type { Db } from '../db';
 import type { ObjectStorage } from '../storage/uploads';
 import { newAvatarKey, reencodeAvatar } from './avatars';
+import { seedDefaultTopics } from './topics';
 
 const now = () => new Date().toISOString();
 
-/** Creates the profile row of a new user; a no-op when it already exists. */
+/** Creates the profile row of a new user with their default topics; a no-op when it already exists. */
 export async function createProfile(db: Db, userId: string): Promise<void> {
-  await db.kysely
-    .insertInto('profiles')
-    .values({ user_id: userId, updated_at: now() })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .execute();
+  await db.kysely.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto('profiles')
+      .values({ user_id: userId, updated_at: now() })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .executeTakeFirst();
+    if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) await seedDefaultTopics(trx, userId);
+  });
 }
 
 function profileQuery(db: Db) {

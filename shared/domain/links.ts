@@ -21,6 +21,7 @@ export const LINK_MESSAGES = {
   copyFailed: 'Failed to copy link',
   // Not worded by the spec (decisions.md):
   onlyHttpUrls: 'Only http(s) links can be shared',
+  previewRefused: 'This address cannot be previewed',
   cannotEditLink: 'You can only edit your own links or links in your supercurations',
   cannotRepostOwn: 'You cannot repost your own link',
   alreadyReposted: 'You have already reposted this link',
@@ -28,7 +29,15 @@ export const LINK_MESSAGES = {
   topicExists: 'A topic with this name already exists',
   topicNotFound: 'Topic not found',
   invalidColor: 'Colour must be a hex colour like #2563eb',
+  mustLogInToUpdate: 'Must be logged in to update links',
+  mustLogInToRepost: 'Must be logged in to repost links',
+  invalidCursor: 'Invalid page cursor',
+  /** SPEC §8 (Supercurations), also given when a link is shared into a collection the user may not edit. */
+  supercurationNotFound: 'Supercuration not found',
 } as const;
+
+/** SPEC §3: the author name shown when the user is missing. */
+export const UNKNOWN_USER_NAME = 'Unknown User';
 
 export const TITLE_MAX_LENGTH = 300;
 export const DESCRIPTION_MAX_LENGTH = 5000;
@@ -83,6 +92,9 @@ const optionalUrl = z
     return url;
   });
 
+/** The path of an image uploaded to our server (POST /api/uploads/images answers one). */
+export const UPLOADED_IMAGE_PATH = /^\/api\/uploads\/[a-z0-9/_-]+\.webp$/i;
+
 /** A thumbnail is an http(s) URL or an image uploaded to our server (/api/uploads/...). */
 const thumbnailUrl = z
   .union([z.string(), z.null()])
@@ -90,7 +102,7 @@ const thumbnailUrl = z
   .transform((v, ctx) => {
     if (v === undefined) return undefined;
     if (v === null || v.trim() === '') return null;
-    if (/^\/api\/uploads\/[a-z0-9/_-]+\.webp$/i.test(v.trim())) return v.trim();
+    if (UPLOADED_IMAGE_PATH.test(v.trim())) return v.trim();
     const url = v.length <= URL_MAX_LENGTH ? normalizeUrl(v) : null;
     if (!url) {
       ctx.addIssue({ code: 'custom', message: LINK_MESSAGES.onlyHttpUrls });
@@ -136,7 +148,10 @@ export const TIME_WINDOWS = ['all', 'today', 'week', 'month'] as const;
 export const LINK_SORTS = ['newest', 'oldest', 'most_liked'] as const;
 
 export const linkListQuerySchema = z.object({
-  /** mine = 'Shared by me' (links I created that are not reposts), reposts = 'My Reposts'. */
+  /**
+   * mine = 'Shared by me' (links I created, reposts included, except those shared with "Don't add
+   * to main feed"), reposts = 'My Reposts' (links I created with original_post_id set).
+   */
   scope: z.enum(['mine', 'reposts']).default('mine'),
   window: z.enum(TIME_WINDOWS).default('all'),
   format: formatSchema.optional(),

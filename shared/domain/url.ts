@@ -13,3 +13,23 @@ export function displayHost(value: string): string | null {
   if (!isHttpUrl(value)) return null;
   return new URL(value).hostname.replace(/^www\./, '');
 }
+
+/** Where our server serves third-party images re-encoded (GET /api/images/proxy?url=). */
+export const IMAGE_PROXY_PATH = '/api/images/proxy';
+/** An image uploaded to our server (the same rule as a link's uploaded thumbnail_url). */
+const OWN_UPLOAD = /^\/api\/uploads\/[a-z0-9/_-]+\.webp$/i;
+
+/**
+ * The address the web app shows an image at: our own uploads (and already-proxied paths) as
+ * they are, any other http(s) URL through our image proxy, so the page only ever loads images
+ * from its own origin (CSP `img-src 'self'`). Null for no image or anything else (data:, relative
+ * paths, javascript:...).
+ */
+export function imageProxyUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  const value = url.trim();
+  if (OWN_UPLOAD.test(value)) return value;
+  if (value.startsWith(`${IMAGE_PROXY_PATH}?url=`)) return value;
+  if (!isHttpUrl(value)) return null;
+  return `${IMAGE_PROXY_PATH}?url=${encodeURIComponent(value)}`;
+}

@@ -109,6 +109,9 @@ describeEachDatabase('profiles', (ctx) => {
       .avatarUrl;
     const text = await failure(user.api.uploadAvatar(user.me.id, new Blob(['hello'], { type: 'text/plain' })));
     expect([text.status, text.message]).toEqual([400, MSG.imagesOnly]);
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect width="9" height="9"/></svg>';
+    const vector = await failure(user.api.uploadAvatar(user.me.id, new Blob([svg], { type: 'image/svg+xml' })));
+    expect([vector.status, vector.message]).toEqual([400, MSG.imagesOnly]);
     const fake = await failure(user.api.uploadAvatar(user.me.id, new Blob(['not really'], { type: 'image/png' })));
     expect([fake.status, fake.message]).toEqual([400, MSG.imagesOnly]);
     const huge = await failure(

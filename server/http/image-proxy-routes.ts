@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiErrorBody } from '../../shared/domain';
+import type { Config } from '../config';
+import type { Db } from '../db';
+import { type ProxyFailure, createImageProxy, proxiedUrl } from '../preview/image-proxy';
+import type { ObjectStorage } from '../storage/uploads';
+import type { SessionReader } from './session';
+
+interface Deps {
+  db: Db;
+  storage: ObjectStorage;
+  session: SessionReader;
+  config: Config;
+}
+
+/** Proxied images each client address may ask for per minute (a feed page shows dozens). */
+export const IMAGE_PROXY_RATE_LIMIT = 300;
+
+/** Never shown to readers (the answer goes to an <img>), but kept as readable as our other errors. */
+export const IMAGE_PROXY_MESSAGES = {
+  invalidUrl: 'Only http(s) image URLs can be proxied',
+  refused: 'This address cannot be fetched',
+  unavailable: 'Image not available',
+} as const;
+
+const FAILURES: Record<ProxyFailure, { status: number; error: string; code: string; cacheControl: string }> = {
+  refused: { status: 400, error: IMAGE_PROXY_MESSAGES.refused, code: 'IMAGE_REFUSED', cacheControl: 'public, max-age=600' },
+  unavailable: {
+    status: 404,
+    error: IMAGE_PROXY_MESSAGES.unavailable,
+    code: 'IMAGE_UNAVAILABLE',
+    cacheControl: 'public, max-age=600',
+  },
+  // The URL may become a link's thumbnail any moment: not cached.
+  'not-allowed': { status: 404, error: IMAGE_PROXY_MESSAGES.unavailable, code: 'IMAGE_UNAVAILABLE', cacheControl: 'no-store' },
+};
+
+/**
+ * True when a stored link or supercuration shows this URL as its thumbnail: what a visitor may
+ * make us fetch. (Thumbnail URLs are stored normalised, i.e. as `new URL().href` gives them.)
+ */
+export async function isKnownThumbnail(db: Db, url: string): Promise<boolean> {
+  const link = await db.kysely.selectFrom('links').select('id').where('thumbnail_url', '=', url).limit(1).executeTakeFirst();
+  if (link) return true;
+  const shelf = await db.kysely
+    .selectFrom('supercurations')
+    .select('id')
+    .where('thumbnail_url', '=', url)
+    .limit(1)
+    .executeTakeFirst();
+  return shelf !== undefined;
+}
+
+function sendFailure(reply: FastifyReply, status: number, error: string, code: string, cacheControl: string) {
+  return reply
+    .status(status)
+    .header('cache-control', cacheControl)
+    .send({ error, code } satisfies ApiErrorBody);
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+/**
+ * GET /api/images/proxy?url= — a third-party thumbnail served from our origin as a re-encoded
+ * WebP (see server/preview/image-proxy.ts), so the CSP keeps `img-src 'self'` and readers'
+ * browsers never contact the third party. Public, rate limited per address. It is no open
+ * fetch proxy: a visitor only gets images already cached or shown as a stored thumbnail;
+ * signed-in users (who preview and type thumbnail URLs) may have any http(s) image fetched.
+ */
+export function registerImageProxyRoutes(app: FastifyInstance, { db, storage, session, config }: Deps): void {
+  const proxy = createImageProxy({
+    storage,
+    allowPrivate: config.previewAllowPrivate,
+    timeoutMs: config.previewTimeoutMs,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
+
+  app.get<{ Querystring: { url?: unknown } }>(
+    '/api/images/proxy',
+    {
+      config: {
+        rateLimit: {
+          max: IMAGE_PROXY_RATE_LIMIT,
+          timeWindow: '1 minute',
+          keyGenerator: (req: FastifyRequest) => `image-proxy:ip:${req.ip}`,
+        },
+      },
+    },
+    async (req, reply) => {
+      const url = proxiedUrl(req.query.url);
+      if (!url) return sendFailure(reply, 400, IMAGE_PROXY_MESSAGES.invalidUrl, 'INVALID_URL', 'public, max-age=86400');
+      const mayFetch = async () => (await session.viewerOf(req)) !== null || (await isKnownThumbnail(db, url));
+      const result = await proxy.get(url, mayFetch);
+      if (!result.ok) {
+        const f = FAILURES[result.reason];
+        return sendFailure(reply, f.status, f.error, f.code, f.cacheControl);
+      }
+      reply
+        .header('cache-control', 'public, max-age=86400')
+        .header('etag', result.etag)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox");
+      if (matches(req.headers['if-none-match'], result.etag)) return reply.status(304).send();
+      return reply.type('image/webp').send(result.image);
+    },
+  );
+}

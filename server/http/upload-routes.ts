@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AVATAR_MAX_BYTES, MSG } from '../../shared/domain';
+import { NotAnImageError, UPLOADED_IMAGE_NAME, saveUploadedImage, uploadedImageKey } from '../services/images';
+import type { ObjectStorage } from '../storage/uploads';
+import { HttpError, badRequest, notFound } from './errors';
+import type { SessionReader } from './session';
+
+/**
+ * The one file of a multipart request, sent in `field`: images only (400), at most 5 MB (413).
+ * `store` decodes it; bytes that are not an image it can decode are refused with 400 too.
+ */
+export async function receiveImage<T>(req: FastifyRequest, field: string, store: (image: Buffer) => Promise<T>) {
+  if (!req.isMultipart()) throw badRequest(MSG.imagesOnly);
+  const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+  if (!file || file.fieldname !== field || !file.mimetype.startsWith('image/')) throw badRequest(MSG.imagesOnly);
+  const tooLarge = () => new HttpError(413, MSG.imageTooLarge);
+  let buffer: Buffer;
+  try {
+    buffer = await file.toBuffer();
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw err;
+  }
+  // toBuffer() may miss the limit when the cut-off chunk was its last one: the stream still knows.
+  if (file.file.truncated) throw tooLarge();
+  try {
+    return await store(buffer);
+  } catch (err) {
+    if (err instanceof NotAnImageError) throw badRequest(MSG.imagesOnly);
+    throw err;
+  }
+}
+
+interface Deps {
+  storage: ObjectStorage;
+  session: SessionReader;
+}
+
+/** Thumbnail uploads of the Preview & Share dialog: stored re-encoded, never as data URLs in rows. */
+export function registerUploadRoutes(app: FastifyInstance, { storage, session }: Deps): void {
+  app.post('/api/uploads/images', async (req, reply) => {
+    await session.requireViewer(req);
+    const url = await receiveImage(req, 'image', (image) => saveUploadedImage(storage, image));
+    return reply.status(201).send({ url });
+  });
+
+  app.get<{ Params: { name: string } }>('/api/uploads/images/:name', async (req, reply) => {
+    const name = req.params.name;
+    const image = UPLOADED_IMAGE_NAME.test(name) ? await storage.get(uploadedImageKey(name)) : null;
+    if (!image) throw notFound('Image not found');
+    reply.header('cache-control', 'public, max-age=31536000, immutable');
+    reply.header('content-security-policy', "default-src 'none'; sandbox");
+    return reply.type('image/webp').send(image);
+  });
+}

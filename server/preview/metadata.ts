@@ -1,0 +1,156 @@
+import { Parser } from 'htmlparser2';
+import { LINK_MESSAGES, type LinkPreview, TITLE_MAX_LENGTH, URL_MAX_LENGTH } from '../../shared/domain';
+
+/** HTML bytes to the preview of SPEC §3: og:*, then twitter:*, then <title> / meta description. */
+
+export const PREVIEW_TITLE_MAX = TITLE_MAX_LENGTH;
+export const PREVIEW_DESCRIPTION_MAX = 1000;
+
+/** Media types parsed as HTML. */
+export function isHtml(mediaType: string): boolean {
+  return mediaType === 'text/html' || mediaType === 'application/xhtml+xml' || mediaType === '';
+}
+
+export interface PageMetadata {
+  title: string | null;
+  description: string | null;
+  image: string | null;
+}
+
+const TITLE_KEYS = ['og:title', 'twitter:title'];
+const DESCRIPTION_KEYS = ['og:description', 'twitter:description', 'description'];
+const IMAGE_KEYS = ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src'];
+const WANTED = new Set([...TITLE_KEYS, ...DESCRIPTION_KEYS, ...IMAGE_KEYS]);
+
+/** The charset label usable by TextDecoder, or null. */
+function supported(label: string | undefined): string | null {
+  if (!label) return null;
+  try {
+    return new TextDecoder(label.trim()).encoding;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The document's encoding: a byte-order mark, else the Content-Type charset, else a
+ * <meta charset> / http-equiv in the first 8 KB, else UTF-8. Unsupported labels are skipped.
+ */
+export function charsetOf(contentType: string, body: Uint8Array): string {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
+  if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
+  if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
+  const fromHeader = supported(/charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType)?.[1]);
+  if (fromHeader) return fromHeader;
+  const head = Buffer.from(body.subarray(0, 8192)).toString('latin1');
+  const fromMeta = supported(/<meta[^>]*?charset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(head)?.[1]);
+  // A document whose <meta> we could read as ASCII is not UTF-16 whatever it claims (HTML spec).
+  if (fromMeta && !fromMeta.startsWith('utf-16')) return fromMeta;
+  return 'utf-8';
+}
+
+export function decodeHtml(body: Uint8Array, contentType: string): string {
+  return new TextDecoder(charsetOf(contentType, body)).decode(body);
+}
+
+/** Control characters and runs of whitespace become one space; trimmed; '' stays ''. */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** At most `max` UTF-16 units (what the link schema counts), never splitting a surrogate pair. */
+export function cap(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut.trimEnd()}…`;
+}
+
+/** An absolute http(s) image URL resolved against the page, or null. */
+export function imageUrl(raw: string, pageUrl: URL): string | null {
+  const value = raw.trim();
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value, pageUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const href = url.toString();
+  return href.length <= URL_MAX_LENGTH ? href : null;
+}
+
+/** Reads the preview fields of an HTML document; entities are decoded by the parser. */
+export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
+  const meta = new Map<string, string[]>();
+  let title: string | null = null;
+  let titleText: string | null = null;
+  let foreignDepth = 0;
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'svg' || name === 'math') foreignDepth += 1;
+        else if (name === 'title' && title === null && foreignDepth === 0) titleText = '';
+        else if (name === 'meta') {
+          const content = attrs.content;
+          if (content === undefined) return;
+          for (const attr of [attrs.property, attrs.name]) {
+            const key = attr?.trim().toLowerCase() ?? '';
+            if (WANTED.has(key)) meta.set(key, [...(meta.get(key) ?? []), content]);
+          }
+        }
+      },
+      ontext(text) {
+        if (titleText !== null) titleText += text;
+      },
+      onclosetag(name) {
+        if (name === 'svg' || name === 'math') foreignDepth = Math.max(0, foreignDepth - 1);
+        else if (name === 'title' && titleText !== null) {
+          title = titleText;
+          titleText = null;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  // A cut document may end inside <title>.
+  if (title === null && titleText !== null) title = titleText;
+
+  const firstText = (keys: string[], max: number, extra: (string | null)[] = []) => {
+    for (const value of [...keys.flatMap((k) => meta.get(k) ?? []), ...extra]) {
+      const text = value === null ? '' : clean(value);
+      if (text) return cap(text, max);
+    }
+    return null;
+  };
+  const image = IMAGE_KEYS.flatMap((k) => meta.get(k) ?? [])
+    .map((raw) => imageUrl(raw, pageUrl))
+    .find((u): u is string => u !== null);
+
+  return {
+    title: firstText(TITLE_KEYS, PREVIEW_TITLE_MAX, [title]),
+    description: firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX),
+    image: image ?? null,
+  };
+}
+
+/** SPEC §7: hostname as title and 'No preview available' as description. */
+export function fallbackPreview(url: string, thumbnailUrl: string | null = null): LinkPreview {
+  return { url, title: new URL(url).hostname, description: LINK_MESSAGES.noPreview, thumbnailUrl };
+}
+
+/** The preview of a page; null when the page says nothing usable. */
+export function previewOf(url: string, meta: PageMetadata): LinkPreview | null {
+  if (!meta.title && !meta.description && !meta.image) return null;
+  return {
+    url,
+    title: meta.title ?? new URL(url).hostname,
+    description: meta.description ?? LINK_MESSAGES.noPreview,
+    thumbnailUrl: meta.image,
+  };
+}

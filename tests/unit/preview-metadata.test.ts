@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PREVIEW_DESCRIPTION_MAX,
+  PREVIEW_TITLE_MAX,
+  cap,
+  charsetOf,
+  decodeHtml,
+  extractMetadata,
+  fallbackPreview,
+  imageUrl,
+  isHtml,
+  previewOf,
+} from '../../server/preview/metadata';
+import { LINK_MESSAGES } from '../../shared/domain';
+
+const page = new URL('https://news.example/articles/one?x=1');
+const extract = (head: string, body = '') => extractMetadata(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, page);
+
+describe('preview metadata', () => {
+  it('prefers og:* over twitter:* over <title> and meta description', () => {
+    const all = `
+      <title>Plain title</title>
+      <meta name="description" content="Plain description">
+      <meta name="twitter:title" content="Twitter title">
+      <meta name="twitter:description" content="Twitter description">
+      <meta name="twitter:image" content="https://cdn.example/tw.png">
+      <meta property="og:title" content="OG title">
+      <meta property="og:description" content="OG description">
+      <meta property="og:image" content="https://cdn.example/og.png">`;
+    expect(extract(all)).toEqual({
+      title: 'OG title',
+      description: 'OG description',
+      image: 'https://cdn.example/og.png',
+    });
+    const noOg = all.replace(/<meta property="og:[^>]+>/g, '');
+    expect(extract(noOg)).toEqual({
+      title: 'Twitter title',
+      description: 'Twitter description',
+      image: 'https://cdn.example/tw.png',
+    });
+    const plain = noOg.replace(/<meta name="twitter:[^>]+>/g, '');
+    expect(extract(plain)).toEqual({ title: 'Plain title', description: 'Plain description', image: null });
+    expect(extract('')).toEqual({ title: null, description: null, image: null });
+  });
+
+  it('skips empty values and falls through to the next source', () => {
+    const meta = extract(`
+      <meta property="og:title" content="   ">
+      <meta name="twitter:title" content="">
+      <title>  Real
+        title </title>
+      <meta property="og:image" content="javascript:alert(1)">
+      <meta property="og:image" content="data:image/png;base64,AAAA">
+      <meta name="twitter:image:src" content="//cdn.example/ok.jpg">`);
+    expect(meta).toEqual({ title: 'Real title', description: null, image: 'https://cdn.example/ok.jpg' });
+  });
+
+  it('accepts name= and property= alike, any case, and the first of repeated tags', () => {
+    const meta = extract(`
+      <META NAME="og:title" CONTENT="Named og">
+      <meta property="og:title" content="Second">
+      <meta property="OG:Description" content="Upper case">`);
+    expect(meta).toMatchObject({ title: 'Named og', description: 'Upper case' });
+  });
+
+  it('resolves relative image URLs against the page URL and keeps only http(s)', () => {
+    expect(extract('<meta property="og:image" content="/img/a.png">').image).toBe('https://news.example/img/a.png');
+    expect(extract('<meta property="og:image" content="b.png">').image).toBe('https://news.example/articles/b.png');
+    expect(extract('<meta property="og:image" content="../c.png?s=1&amp;t=2">').image).toBe(
+      'https://news.example/c.png?s=1&t=2',
+    );
+    expect(imageUrl('ftp://files.example/a.png', page)).toBeNull();
+    expect(imageUrl('file:///etc/passwd', page)).toBeNull();
+    expect(imageUrl('http://[bad', page)).toBeNull();
+    expect(imageUrl(`https://cdn.example/${'a'.repeat(3000)}.png`, page)).toBeNull();
+  });
+
+  it('decodes HTML entities in attributes and in <title>', () => {
+    expect(
+      extract(`<meta property="og:title" content="Tom &amp; Jerry&#39;s &quot;Big&quot; Day &eacute;&#x1F600;">`).title,
+    ).toBe('Tom & Jerry\'s "Big" Day é😀');
+    expect(extract('<title>Caf&eacute; &lt;3 &amp;&nbsp;more</title>').title).toBe('Café <3 & more');
+  });
+
+  it('ignores <title> inside inline SVG and reads a title cut off by the size limit', () => {
+    expect(extractMetadata('<body><svg><title>Icon</title></svg><title>Doc</title>', page).title).toBe('Doc');
+    expect(extractMetadata('<html><head><title>Half a tit', page).title).toBe('Half a tit');
+  });
+
+  it('collapses whitespace and control characters and caps lengths', () => {
+    const meta = extract(
+      `<meta property="og:title" content="${'T'.repeat(400)}"><meta property="og:description" content="a\tb\n\u0001c ${'d'.repeat(2000)}">`,
+    );
+    expect(meta.title).toHaveLength(PREVIEW_TITLE_MAX);
+    expect(meta.title?.endsWith('…')).toBe(true);
+    expect(meta.description).toHaveLength(PREVIEW_DESCRIPTION_MAX);
+    expect(meta.description?.startsWith('a b c d')).toBe(true);
+    expect(PREVIEW_TITLE_MAX).toBe(300);
+    expect(PREVIEW_DESCRIPTION_MAX).toBe(1000);
+  });
+
+  it('never splits a surrogate pair when capping', () => {
+    const text = `${'a'.repeat(8)}😀😀`;
+    expect(cap(text, 10)).toBe(`${'a'.repeat(8)}…`);
+    expect(cap(text, 12)).toBe(text);
+  });
+
+  it('finds the charset in the BOM, the Content-Type, then <meta>, else UTF-8', () => {
+    const ascii = Buffer.from('<html>');
+    expect(charsetOf('text/html; charset=ISO-8859-1', ascii)).toBe('windows-1252');
+    expect(charsetOf('text/html; charset="shift_jis"', ascii)).toBe('shift_jis');
+    expect(charsetOf('text/html; charset=no-such-charset', ascii)).toBe('utf-8');
+    expect(charsetOf('text/html', Buffer.from('<meta charset="windows-1251">'))).toBe('windows-1251');
+    expect(charsetOf('text/html', Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">'))).toBe(
+      'koi8-r',
+    );
+    expect(charsetOf('text/html', Buffer.from('<meta charset="utf-16">'))).toBe('utf-8');
+    expect(charsetOf('text/html; charset=latin1', Buffer.from([0xef, 0xbb, 0xbf, 0x3c]))).toBe('utf-8');
+    expect(charsetOf('text/html', Buffer.from([0xff, 0xfe, 0x3c, 0x00]))).toBe('utf-16le');
+    expect(charsetOf('', ascii)).toBe('utf-8');
+  });
+
+  it('decodes legacy encodings', () => {
+    expect(decodeHtml(Buffer.from('<title>Caf\xe9</title>', 'latin1'), 'text/html; charset=windows-1252')).toBe(
+      '<title>Café</title>',
+    );
+    const sjis = Buffer.from([0x3c, 0x62, 0x3e, 0x93, 0xfa, 0x96, 0x7b, 0x3c, 0x2f, 0x62, 0x3e]); // <b>日本</b>
+    expect(decodeHtml(sjis, 'text/html; charset=Shift_JIS')).toBe('<b>日本</b>');
+    expect(decodeHtml(Buffer.from('<b>ü</b>'), 'text/html')).toBe('<b>ü</b>');
+  });
+
+  it('parses only HTML media types', () => {
+    expect(['text/html', 'application/xhtml+xml', ''].every(isHtml)).toBe(true);
+    expect(['application/pdf', 'image/png', 'text/plain', 'application/json'].some(isHtml)).toBe(false);
+  });
+
+  it('builds previews: fallback when the page says nothing, hostname and the SPEC text for gaps', () => {
+    const url = 'https://news.example/a';
+    expect(fallbackPreview(url)).toEqual({
+      url,
+      title: 'news.example',
+      description: LINK_MESSAGES.noPreview,
+      thumbnailUrl: null,
+    });
+    expect(previewOf(url, { title: null, description: null, image: null })).toBeNull();
+    expect(previewOf(url, { title: 'T', description: null, image: null })).toEqual({
+      url,
+      title: 'T',
+      description: 'No preview available',
+      thumbnailUrl: null,
+    });
+    expect(previewOf(url, { title: null, description: 'D', image: 'https://i.example/x.png' })).toEqual({
+      url,
+      title: 'news.example',
+      description: 'D',
+      thumbnailUrl: 'https://i.example/x.png',
+    });
+  });
+});
