@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestDatabase } from '../../support/databases';
+import { freePort } from '../../support/free-port';
+import { snapshotWebBuild } from './web-build';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const START_DEADLINE_MS = 60_000;
+const STOP_DEADLINE_MS = 15_000;
+const POLL_INTERVAL_MS = 100;
+
+/** The real server (`server/main.ts`) running as a child process on a fresh data directory. */
+export interface ServerProcess {
+  /** http://127.0.0.1:PORT, also the server's PUBLIC_URL. */
+  url: string;
+  origin: string;
+  port: number;
+  dataDir: string;
+  database: TestDatabase['name'];
+  /** The process id of the running server. */
+  readonly pid: number | undefined;
+  /** Stops the process with SIGTERM and starts a new one on the same DATA_DIR, database and port. */
+  restart(): Promise<void>;
+  /** Stops the process and deletes its data directory and database. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts the real server on a fresh database of the given kind (SQLite in DATA_DIR by default).
+ * `env` adds or overrides server variables (e.g. PREVIEW_ALLOW_PRIVATE) for this server only.
+ */
+export async function startServerProcess(
+  database?: TestDatabase,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const web = await snapshotWebBuild();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-e2e-'));
+  let fresh: Awaited<ReturnType<TestDatabase['create']>>;
+  try {
+    fresh = database ? await database.create() : { databaseUrl: undefined, drop: async () => {} };
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    web.remove();
+    throw err;
+  }
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    LOG_LEVEL: 'warn',
+    // Every test signs up its own users from one address.
+    AUTH_RATE_LIMIT: '1000',
+    WEB_DIR: web.dir,
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  if (fresh.databaseUrl) env.DATABASE_URL = fresh.databaseUrl;
+
+  let child: RunningChild | undefined;
+  try {
+    child = await spawnServer(env, url);
+  } catch (err) {
+    await fresh.drop().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+    web.remove();
+    throw err;
+  }
+
+  return {
+    url,
+    origin: url,
+    port,
+    dataDir,
+    database: database?.name ?? 'sqlite',
+    get pid() {
+      return child?.pid;
+    },
+    async restart() {
+      if (child) await child.stop();
+      child = undefined;
+      child = await spawnServer(env, url);
+    },
+    async destroy() {
+      try {
+        if (child) await child.stop();
+        child = undefined;
+      } finally {
+        await fresh.drop().catch((err: unknown) => console.warn('could not drop the test database', err));
+        rmSync(dataDir, { recursive: true, force: true });
+        web.remove();
+      }
+    },
+  };
+}
+
+interface RunningChild {
+  pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+async function spawnServer(env: NodeJS.ProcessEnv, url: string): Promise<RunningChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A server that dies during a test says why.
+  let stopping = false;
+  void exited.then((code) => {
+    if (!stopping) console.error(`e2e server ${url} exited with code ${code}:\n${output}`);
+  });
+
+  try {
+    await waitUntilHealthy(url, child, exited);
+  } catch (err) {
+    stopping = true;
+    await stopChild(child, exited);
+    throw new Error(`${(err as Error).message}\n--- server output ---\n${output}`);
+  }
+  return {
+    pid: child.pid,
+    async stop() {
+      stopping = true;
+      await stopChild(child, exited);
+    },
+  };
+}
+
+/** Polls GET /api/health until it answers 200, the process exits, or the deadline passes. */
+async function waitUntilHealthy(url: string, child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  let exitCode: number | null | undefined;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+  const deadline = Date.now() + START_DEADLINE_MS;
+  let lastProblem = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined || child.exitCode !== null) {
+      throw new Error(`the server exited with code ${exitCode ?? child.exitCode} before it was ready`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+      lastProblem = `GET /api/health answered ${res.status}`;
+    } catch (err) {
+      lastProblem = (err as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+  throw new Error(`the server at ${url} was not ready after ${START_DEADLINE_MS} ms (${lastProblem})`);
+}
+
+/** SIGTERM to this child (never by name), then SIGKILL if it does not finish shutting down in time. */
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), STOP_DEADLINE_MS);
+  });
+  const result = await Promise.race([exited, timedOut]);
+  clearTimeout(timer);
+  if (result === 'timeout') {
+    child.kill('SIGKILL');
+    await exited;
+    throw new Error(`the server did not stop within ${STOP_DEADLINE_MS} ms of SIGTERM`);
+  }
+}
