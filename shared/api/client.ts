@@ -10,6 +10,23 @@ import type {
   UpdateLinkInput,
 } from '../domain/links';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
+import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
+import type {
+  AddResourceInput,
+  Collaborator,
+  CollaboratorCandidate,
+  CreateSupercurationInput,
+  DirectoryQuery,
+  EmailSubscribeResult,
+  ResourceListQuery,
+  Supercuration,
+  SupercurationChoice,
+  SupercurationListQuery,
+  SupercurationSummary,
+  TagCategory,
+  UpdateSupercurationInput,
+  UpdateTagCategoryInput,
+} from '../domain/supercurations';
 
 /** An API failure carrying the server's user-facing message. */
 export class ApiError extends Error {
@@ -118,6 +135,31 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         fallback: 'Failed to update profile. Please try again.',
       }),
 
+    // Following (issue 5).
+    /** Subscribes the signed-in user to a user; idempotent. */
+    subscribe: (userId: string) =>
+      request<SubscriptionState>(`/users/${encodeURIComponent(userId)}/subscription`, {
+        method: 'POST',
+        body: {},
+        fallback: 'Failed to subscribe',
+      }),
+    /** Unsubscribes; idempotent. */
+    unsubscribe: (userId: string) =>
+      request<SubscriptionState>(`/users/${encodeURIComponent(userId)}/subscription`, {
+        method: 'DELETE',
+        fallback: 'Failed to unsubscribe',
+      }),
+    /** The signed-in user's own subscribers, newest first, in pages. */
+    listSubscribers: (cursor?: string, signal?: AbortSignal) =>
+      request<SubscriberPage>(`/me/subscribers${queryString({ cursor })}`, {
+        signal,
+        fallback: 'Failed to fetch subscriptions',
+      }),
+    /** URL of the CSV export of the signed-in user's subscribers (a download, cookie-authenticated). */
+    subscribersCsvUrl: () => `${baseUrl}/api/me/subscribers.csv`,
+    /** URL of a user's RSS feed (not under /api: feed readers fetch it). */
+    userFeedUrl: (userId: string) => `${baseUrl}/users/${encodeURIComponent(userId)}/feed.xml`,
+
     listLinks: (query: LinkListQuery = {}, signal?: AbortSignal) =>
       request<Page<Link>>(`/links${queryString(query)}`, {
         signal,
@@ -160,6 +202,127 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       });
     },
 
+    // Supercurations (issue 4). Ids and slugs are path segments, always encoded.
+    /** My Supercurations: own + collaborating, plus others' public ones unless scope is 'mine'. */
+    listSupercurations: (query: SupercurationListQuery = {}, signal?: AbortSignal) =>
+      request<Page<SupercurationSummary>>(`/supercurations${queryString(query)}`, {
+        signal,
+        fallback: 'Failed to fetch supercurations',
+      }),
+    /** /directory: public collections, searched by title and description, filtered by focus; 24 a page. */
+    directory: (query: DirectoryQuery = {}, signal?: AbortSignal) =>
+      request<Page<SupercurationSummary>>(`/directory${queryString(query)}`, {
+        signal,
+        fallback: 'Failed to fetch supercurations',
+      }),
+    getSupercuration: (id: string, signal?: AbortSignal) =>
+      request<Supercuration>(`/supercurations/${seg(id)}`, { signal, fallback: 'Failed to load supercuration' }),
+    /** The public page's collection; 404 "This supercuration doesn't exist or is private" otherwise. */
+    getPublicSupercuration: (slug: string, signal?: AbortSignal) =>
+      request<Supercuration>(`/supercurations/public/${seg(slug)}`, {
+        signal,
+        fallback: 'Failed to load supercuration',
+      }),
+    createSupercuration: (input: CreateSupercurationInput) =>
+      request<Supercuration>('/supercurations', {
+        method: 'POST',
+        body: input,
+        fallback: 'Failed to create supercuration',
+      }),
+    updateSupercuration: (id: string, input: UpdateSupercurationInput) =>
+      request<Supercuration>(`/supercurations/${seg(id)}`, {
+        method: 'PATCH',
+        body: input,
+        fallback: 'Failed to update supercuration',
+      }),
+    /** Owner only. */
+    deleteSupercuration: (id: string) =>
+      request<void>(`/supercurations/${seg(id)}`, { method: 'DELETE', fallback: 'Failed to delete supercuration' }),
+    /** Collections the viewer may add links to (own + collaborating), for 'Add to Supercurations'. */
+    mySupercurationChoices: (signal?: AbortSignal) =>
+      request<SupercurationChoice[]>('/supercurations/choices', { signal, fallback: 'Failed to fetch supercurations' }),
+
+    /** A collection's resources (links hidden from the main feed included), 10 a page. */
+    listResources: (id: string, query: ResourceListQuery = {}, signal?: AbortSignal) =>
+      request<Page<Link>>(`/supercurations/${seg(id)}/resources${queryString(query)}`, {
+        signal,
+        fallback: query.cursor ? 'Failed to fetch more links' : 'Failed to fetch links',
+      }),
+    /** Adds a saved link ({ linkId }) or a new link ({ link }); answers the link as it now is. */
+    addResource: (id: string, input: AddResourceInput) =>
+      request<Link>(`/supercurations/${seg(id)}/resources`, {
+        method: 'POST',
+        body: input,
+        fallback: 'Failed to add resource',
+      }),
+    /** Replaces the link's tags in this collection (tag names of its categories). */
+    setResourceTags: (id: string, linkId: string, tags: string[]) =>
+      request<Link>(`/supercurations/${seg(id)}/resources/${seg(linkId)}`, {
+        method: 'PUT',
+        body: { tags },
+        fallback: 'Failed to update resource',
+      }),
+    removeResource: (id: string, linkId: string) =>
+      request<void>(`/supercurations/${seg(id)}/resources/${seg(linkId)}`, {
+        method: 'DELETE',
+        fallback: 'Failed to remove resource',
+      }),
+
+    /** A new category named 'New Category' with a random palette colour. */
+    createTagCategory: (id: string) =>
+      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories`, {
+        method: 'POST',
+        body: {},
+        fallback: 'Failed to add tag category',
+      }),
+    updateTagCategory: (id: string, categoryId: string, input: UpdateTagCategoryInput) =>
+      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}`, {
+        method: 'PATCH',
+        body: input,
+        fallback: 'Failed to update tag category',
+      }),
+    deleteTagCategory: (id: string, categoryId: string) =>
+      request<void>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}`, {
+        method: 'DELETE',
+        fallback: 'Failed to delete tag category',
+      }),
+    addTag: (id: string, categoryId: string, name: string) =>
+      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}/tags`, {
+        method: 'POST',
+        body: { name },
+        fallback: 'Failed to add tag',
+      }),
+    removeTag: (id: string, categoryId: string, name: string) =>
+      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}/tags/${seg(name)}`, {
+        method: 'DELETE',
+        fallback: 'Failed to remove tag',
+      }),
+
+    /** Users whose name contains q (from 1 character), without self, the owner and collaborators; at most 10. */
+    searchCollaborators: (id: string, q: string, signal?: AbortSignal) =>
+      request<CollaboratorCandidate[]>(`/supercurations/${seg(id)}/collaborator-candidates${queryString({ q })}`, {
+        signal,
+        fallback: 'Failed to search users',
+      }),
+    addCollaborator: (id: string, userId: string) =>
+      request<Collaborator>(`/supercurations/${seg(id)}/collaborators`, {
+        method: 'POST',
+        body: { userId },
+        fallback: 'Failed to add collaborator',
+      }),
+    removeCollaborator: (id: string, userId: string) =>
+      request<void>(`/supercurations/${seg(id)}/collaborators/${seg(userId)}`, {
+        method: 'DELETE',
+        fallback: 'Failed to remove collaborator',
+      }),
+    /** Public collections only; the answer is the same whether or not the address was already subscribed. */
+    subscribeByEmail: (id: string, email: string) =>
+      request<EmailSubscribeResult>(`/supercurations/${seg(id)}/subscribers`, {
+        method: 'POST',
+        body: { email },
+        fallback: 'Failed to subscribe',
+      }),
+
     listTopics: () => request<Topic[]>('/topics', { fallback: 'Failed to load topics' }),
     createTopic: (input: TopicInput) =>
       request<Topic>('/topics', { method: 'POST', body: input, fallback: 'Failed to add topic' }),
@@ -173,6 +336,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       request<void>(`/topics/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: 'Failed to delete topic' }),
   };
 }
+
+const seg = encodeURIComponent;
 
 /** `?a=1&b=2` from the defined, non-empty values; '' when there are none. */
 function queryString(params: Record<string, string | undefined>): string {

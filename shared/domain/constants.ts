@@ -56,6 +56,7 @@ export const FOCUS_CATEGORIES = [
   'us',
   'neuroscience',
 ] as const;
+export type FocusCategory = (typeof FOCUS_CATEGORIES)[number];
 
 export const DEFAULT_TOPIC_NAMES = [
   'Future of Work',

@@ -96,7 +96,7 @@ const optionalUrl = z
 export const UPLOADED_IMAGE_PATH = /^\/api\/uploads\/[a-z0-9/_-]+\.webp$/i;
 
 /** A thumbnail is an http(s) URL or an image uploaded to our server (/api/uploads/...). */
-const thumbnailUrl = z
+export const thumbnailUrlField = z
   .union([z.string(), z.null()])
   .optional()
   .transform((v, ctx) => {
@@ -115,7 +115,7 @@ const fields = {
   url: optionalUrl,
   title: z.string(invalid).trim().min(1, LINK_MESSAGES.invalidLinkData).max(TITLE_MAX_LENGTH, invalid),
   description: z.string(invalid).trim().min(1, LINK_MESSAGES.invalidLinkData).max(DESCRIPTION_MAX_LENGTH, invalid),
-  thumbnailUrl,
+  thumbnailUrl: thumbnailUrlField,
   linkText: z
     .string(invalid)
     .trim()
@@ -157,6 +157,12 @@ export const linkListQuerySchema = z.object({
   format: formatSchema.optional(),
   topic: z.string().min(1).max(80).optional(),
   sort: z.enum(LINK_SORTS).default('newest'),
+  /** Words that must all occur in the title or description (case-insensitive), e.g. 'Add New Resource'. */
+  q: z
+    .string()
+    .max(200)
+    .transform((v) => v.trim() || undefined)
+    .optional(),
   cursor: z.string().max(500).optional(),
 });
 export type LinkListQuery = z.input<typeof linkListQuerySchema>;

@@ -71,6 +71,8 @@ export interface UserProfile {
   createdAt: string;
   subscriptionsCount: number;
   subscribersCount: number;
+  /** Whether the signed-in viewer subscribes to this user; present only for a signed-in viewer on someone else's profile. */
+  isSubscribed?: boolean;
 }
 
 /** The error body every API failure answers with. */

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { cn } from '../lib/utils';
+import { cn } from '../../shared/ui/cn';
 
 /** The product mark (the favicon's stacked lines). */
 export function Logo({ className }: { className?: string }) {

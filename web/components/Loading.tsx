@@ -1,5 +1,5 @@
 import { LoaderCircle } from 'lucide-react';
-import { cn } from '../lib/utils';
+import { cn } from '../../shared/ui/cn';
 
 /** The 'Loading...' state, for a section or (fullPage) the whole screen. */
 export function Loading({ fullPage = false }: { fullPage?: boolean }) {

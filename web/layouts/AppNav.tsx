@@ -1,6 +1,6 @@
 import { House, Layers, Users, type LucideIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { cn } from '../lib/utils';
+import { cn } from '../../shared/ui/cn';
 
 interface NavEntry {
   to: string;

@@ -1,6 +1,6 @@
 import { Link, Outlet } from 'react-router';
 import { Brand } from '../components/Brand';
-import { Button } from '../components/ui/button';
+import { Button } from '../../shared/ui/primitives/button';
 import { useSession } from '../features/auth/useSession';
 
 /** Pages anyone may see: a header with sign-in links (or My Feed when signed in). */

@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { FOCUS_CATEGORIES } from '../../shared/domain';
 import { EmptyState } from '../components/EmptyState';
-import { Input } from '../components/ui/input';
-import { Label } from '../components/ui/label';
+import { Input } from '../../shared/ui/primitives/input';
+import { Label } from '../../shared/ui/primitives/label';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
-import { cn } from '../lib/utils';
+import { cn } from '../../shared/ui/cn';
 
 /** Public supercurations, searchable and filtered by focus; the filters live in the URL. */
 export function DirectoryPage() {

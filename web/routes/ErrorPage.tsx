@@ -1,6 +1,6 @@
 import { CircleAlert } from 'lucide-react';
 import { EmptyState } from '../components/EmptyState';
-import { Button } from '../components/ui/button';
+import { Button } from '../../shared/ui/primitives/button';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 /** Shown when a page crashes while rendering. */

@@ -1,35 +1,61 @@
-import { Link2, Repeat2 } from 'lucide-react';
-import { EmptyState } from '../components/EmptyState';
+import { Tags } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../shared/ui/primitives/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../shared/ui/primitives/tabs';
+import { OfflineBanner } from '../components/OfflineBanner';
 import { PageHeader } from '../components/PageHeader';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { AddLinkBox } from '../features/links/AddLinkBox';
+import { FeedList } from '../features/links/FeedList';
+import { useFeedFilters, type FeedScope } from '../features/links/feedFilters';
+import { FormatFilter } from '../features/links/FormatFilter';
+import { TimeFilter } from '../features/links/TimeFilter';
+import { ManageTopicsDialog } from '../features/topics/ManageTopicsDialog';
+import { TopicFilter } from '../features/topics/TopicFilter';
+import { useTopics } from '../features/topics/useTopics';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
-/** /home and /saved. */
+/** /home and /saved: My Feed. */
 export function FeedPage() {
   useDocumentTitle('My Feed');
+  const { filters, update } = useFeedFilters();
+  const topics = useTopics();
+  const [manageTopics, setManageTopics] = useState(false);
+  const clearFilters = () => update({ window: 'all', format: undefined, topic: undefined });
+
   return (
     <>
-      <PageHeader title="My Feed" description="The links you share and repost." />
-      <Tabs defaultValue="shared">
-        <TabsList aria-label="Feed">
-          <TabsTrigger value="shared">Shared by me</TabsTrigger>
-          <TabsTrigger value="reposts">My Reposts</TabsTrigger>
-        </TabsList>
-        <TabsContent value="shared">
-          <EmptyState
-            icon={Link2}
-            title="You haven't shared any links yet"
-            description="Links you share will appear here."
-          />
-        </TabsContent>
-        <TabsContent value="reposts">
-          <EmptyState
-            icon={Repeat2}
-            title="No reposts yet"
-            description="Links you repost from other curators will appear here."
-          />
-        </TabsContent>
+      <PageHeader
+        title="My Feed"
+        description="The links you share and repost."
+        actions={
+          <Button variant="outline" onClick={() => setManageTopics(true)}>
+            <Tags aria-hidden="true" />
+            Manage Topics
+          </Button>
+        }
+      />
+      <OfflineBanner>your feed will reload when the connection is back.</OfflineBanner>
+      <AddLinkBox />
+
+      <Tabs value={filters.scope} onValueChange={(scope) => update({ scope: scope as FeedScope })} className="mt-8">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <TabsList aria-label="Feed">
+            <TabsTrigger value="mine">Shared by me</TabsTrigger>
+            <TabsTrigger value="reposts">My Reposts</TabsTrigger>
+          </TabsList>
+          <TimeFilter value={filters.window} onChange={(window) => update({ window })} />
+        </div>
+        <div className="mt-4 grid gap-3">
+          <FormatFilter value={filters.format} onChange={(format) => update({ format })} />
+          <TopicFilter topics={topics.data ?? []} value={filters.topic} onChange={(topic) => update({ topic })} />
+        </div>
+        {(['mine', 'reposts'] as const).map((scope) => (
+          <TabsContent key={scope} value={scope}>
+            <FeedList key={JSON.stringify(filters)} filters={filters} onClearFilters={clearFilters} />
+          </TabsContent>
+        ))}
       </Tabs>
+      <ManageTopicsDialog open={manageTopics} onOpenChange={setManageTopics} />
     </>
   );
 }

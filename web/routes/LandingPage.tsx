@@ -1,6 +1,6 @@
 import { Compass, Mail, Users, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '../components/ui/button';
+import { Button } from '../../shared/ui/primitives/button';
 import { useSession } from '../features/auth/useSession';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { PageHeader } from '../components/PageHeader';
-import { Button } from '../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../components/ui/card';
+import { Button } from '../../shared/ui/primitives/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../shared/ui/primitives/card';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 export function NewSupercurationPage() {

@@ -2,7 +2,7 @@ import { CircleHelp } from 'lucide-react';
 import { Link } from 'react-router';
 import { MSG } from '../../shared/domain';
 import { EmptyState } from '../components/EmptyState';
-import { Button } from '../components/ui/button';
+import { Button } from '../../shared/ui/primitives/button';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 export function NotFoundPage() {

@@ -1,7 +1,7 @@
 import { FolderX } from 'lucide-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
-import { Button } from '../components/ui/button';
+import { Button } from '../../shared/ui/primitives/button';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 export function PublicSupercurationPage() {

@@ -2,7 +2,7 @@ import { Layers, Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
-import { Button } from '../components/ui/button';
+import { Button } from '../../shared/ui/primitives/button';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 export function SupercurationsPage() {

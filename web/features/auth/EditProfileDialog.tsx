@@ -11,8 +11,8 @@ import {
   WEBSITE_MAX_LENGTH,
   type UserProfile,
 } from '../../../shared/domain';
-import { Avatar } from '../../components/ui/avatar';
-import { Button } from '../../components/ui/button';
+import { Avatar } from '../../../shared/ui/primitives/avatar';
+import { Button } from '../../../shared/ui/primitives/button';
 import {
   Dialog,
   DialogClose,
@@ -21,11 +21,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog';
-import { FormError } from '../../components/ui/form-error';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { Textarea } from '../../components/ui/textarea';
+} from '../../../shared/ui/primitives/dialog';
+import { FormError } from '../../../shared/ui/primitives/form-error';
+import { Input } from '../../../shared/ui/primitives/input';
+import { Label } from '../../../shared/ui/primitives/label';
+import { Textarea } from '../../../shared/ui/primitives/textarea';
 import { api, messageOf } from '../../lib/api';
 import { useEditProfileDialog } from './useEditProfileDialog';
 import { useUpdateSessionUser } from './useSession';

@@ -9,11 +9,11 @@ import {
   registerSchema,
   type RegisterInput,
 } from '../../../shared/domain';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { FormError } from '../../components/ui/form-error';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
+import { Button } from '../../../shared/ui/primitives/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../shared/ui/primitives/card';
+import { FormError } from '../../../shared/ui/primitives/form-error';
+import { Input } from '../../../shared/ui/primitives/input';
+import { Label } from '../../../shared/ui/primitives/label';
 import { api, messageOf } from '../../lib/api';
 import { useEnterApp } from './useSession';
 

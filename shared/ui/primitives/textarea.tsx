@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '../cn';
 import { fieldClass } from './input';
 
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {

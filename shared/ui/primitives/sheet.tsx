@@ -1,7 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/utils';
+import { cn } from '../cn';
 import { DialogOverlay } from './dialog';
 
 export const Sheet = DialogPrimitive.Root;

@@ -1,4 +1,4 @@
-import { cn } from '../../lib/utils';
+import { cn } from '../cn';
 
 /** A round user picture. Decorative by default: the name is always shown next to it. */
 export function Avatar({ src, alt = '', className }: { src: string; alt?: string; className?: string }) {

@@ -1,0 +1,64 @@
+/** Following (issue 5): a signed-in user subscribes to another user as a publisher (SPEC §3 Subscription). */
+import { handleOf } from './schemas';
+
+export const SUBSCRIPTION_MESSAGES = {
+  mustLogInToSubscribe: 'You must be logged in to subscribe',
+  mustLogInToUnsubscribe: 'You must be logged in to unsubscribe',
+  subscribeFailed: 'Failed to subscribe',
+  unsubscribeFailed: 'Failed to unsubscribe',
+  fetchSubscriptionsFailed: 'Failed to fetch subscriptions',
+  noSubscribers: 'No subscribers yet',
+  // Not worded by the spec (decisions.md):
+  cannotSubscribeToSelf: 'You cannot subscribe to yourself',
+  mustLogInToSeeSubscribers: 'You must be logged in to see your subscribers',
+} as const;
+
+/** Subscribers per page of GET /api/me/subscribers (the CSV export streams them all). */
+export const SUBSCRIBERS_PAGE_SIZE = 50;
+
+/** Newest items in a user's RSS feed. */
+export const USER_FEED_SIZE = 50;
+
+/** The viewer's subscription to one publisher, with both counters as they are after the change. */
+export interface SubscriptionState {
+  isSubscribed: boolean;
+  /** The publisher's subscribers_count. */
+  subscribersCount: number;
+  /** The viewer's subscriptions_count. */
+  subscriptionsCount: number;
+}
+
+/** One row of the Subscriber Dashboard. */
+export interface Subscriber {
+  /** The subscriber's user id (their profile is /profile/{id}). */
+  id: string;
+  /** Display name, or the part of the e-mail before the @ when the name is blank. */
+  name: string;
+  email: string;
+  /** When they subscribed (ISO-8601 UTC). */
+  subscribedAt: string;
+}
+
+export interface SubscriberPage {
+  items: Subscriber[];
+  /** Opaque keyset cursor for the next page; null when there is none. */
+  nextCursor: string | null;
+  hasMore: boolean;
+  /** The publisher's subscribers_count: every subscriber, not just this page. */
+  total: number;
+}
+
+/** The file name of the CSV export, dated in UTC: subscribers-YYYY-MM-DD.csv (SPEC §7). */
+export function subscribersCsvFileName(at: Date = new Date()): string {
+  return `subscribers-${at.toISOString().slice(0, 10)}.csv`;
+}
+
+/** Path of a user's RSS feed of the links they share to the main feed. */
+export function userFeedPath(userId: string): string {
+  return `/users/${encodeURIComponent(userId)}/feed.xml`;
+}
+
+/** SPEC §3 subscriber_name: the display name, or the part of the e-mail before the @ when it is blank. */
+export function subscriberNameOf(name: string | null | undefined, email: string): string {
+  return name?.trim() || handleOf(email);
+}

@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import { LoaderCircle, Send } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { displayHost, LINK_MESSAGES, normalizeUrl, PREVIEW_DEBOUNCE_MS, type LinkPreview } from '../../../shared/domain';
+import { Button } from '../../../shared/ui/primitives/button';
+import { Card } from '../../../shared/ui/primitives/card';
+import { FormError } from '../../../shared/ui/primitives/form-error';
+import { Input } from '../../../shared/ui/primitives/input';
+import { Label } from '../../../shared/ui/primitives/label';
+import { Thumbnail } from '../../../shared/ui/Thumbnail';
+import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
+import { ShareNewLinkDialog } from './LinkFormDialogs';
+
+/**
+ * The link-adding box of My Feed: a URL, its preview after a PREVIEW_DEBOUNCE_MS pause, and
+ * 'Share', which opens Preview & Share prefilled. Share is disabled while the input is empty, the
+ * preview loads, or there is none.
+ */
+export function AddLinkBox() {
+  const [input, setInput] = useState('');
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const typed = input.trim();
+  const settled = useDebouncedValue(typed, PREVIEW_DEBOUNCE_MS);
+  const url = settled ? normalizeUrl(settled) : null;
+  const preview = useQuery({
+    queryKey: queryKeys.preview(url ?? ''),
+    queryFn: ({ signal }) => api.preview(url ?? '', signal),
+    enabled: url !== null,
+    staleTime: 60 * 60_000,
+    retry: false,
+  });
+  const waiting = typed !== settled;
+  const loading = typed !== '' && (waiting || (url !== null && preview.isPending));
+  const ready = typed !== '' && !loading && url !== null && preview.data !== undefined;
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (ready) setDialogOpen(true);
+  }
+
+  return (
+    <Card className="p-4 sm:p-5">
+      <form onSubmit={onSubmit} aria-label="Add a link" className="grid gap-3">
+        <Label htmlFor="add-link-url">
+          Share a link
+        </Label>
+        <div className="flex gap-2">
+          <Input
+            id="add-link-url"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="Paste a URL, e.g. https://example.com/article"
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+          />
+          <Button type="submit" disabled={!ready}>
+            <Send aria-hidden="true" />
+            Share
+          </Button>
+        </div>
+        <div aria-live="polite">
+          {loading ? (
+            <PreviewSkeleton />
+          ) : typed && url === null ? (
+            <FormError message={LINK_MESSAGES.onlyHttpUrls} />
+          ) : typed && preview.isError ? (
+            <FormError message={LINK_MESSAGES.previewFailed} />
+          ) : ready && preview.data ? (
+            <PreviewCard preview={preview.data} />
+          ) : null}
+        </div>
+      </form>
+      {preview.data && (
+        <ShareNewLinkDialog
+          open={dialogOpen}
+          onOpenChange={setDialogOpen}
+          initialValues={{
+            url: preview.data.url,
+            title: preview.data.title,
+            description: preview.data.description,
+            thumbnailUrl: preview.data.thumbnailUrl ?? '',
+          }}
+          onShared={() => {
+            setInput('');
+            toast.success('Link shared');
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+function PreviewCard({ preview }: { preview: LinkPreview }) {
+  return (
+    <article aria-label="Link preview" className="flex gap-3 rounded-lg border bg-background p-3">
+      <Thumbnail src={preview.thumbnailUrl} className="h-16 w-24 shrink-0 rounded-md sm:h-20 sm:w-32" />
+      <div className="min-w-0 flex-1 space-y-1">
+        <h3 className="line-clamp-2 font-semibold break-words">{preview.title}</h3>
+        <p className="line-clamp-2 text-sm break-words text-muted-foreground">{preview.description}</p>
+        <p className="truncate text-xs text-muted-foreground">{displayHost(preview.url)}</p>
+      </div>
+    </article>
+  );
+}
+
+function PreviewSkeleton() {
+  return (
+    <div role="status" className="flex items-center gap-3 rounded-lg border bg-background p-3">
+      <div className="h-16 w-24 shrink-0 animate-pulse rounded-md bg-muted sm:h-20 sm:w-32" />
+      <div className="flex-1 space-y-2">
+        <p className="flex items-center gap-2 text-sm text-muted-foreground">
+          <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          Fetching preview...
+        </p>
+        <div className="h-3 w-2/3 animate-pulse rounded bg-muted" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { useId, useState } from 'react';
+import { TRUNCATE_LENGTH } from '../../../shared/domain';
+import { truncate } from '../../lib/text';
+
+/** A description cut at TRUNCATE_LENGTH characters with 'Show more' / 'Show less' (SPEC §5). */
+export function ExpandableText({ text }: { text: string }) {
+  const id = useId();
+  const [expanded, setExpanded] = useState(false);
+  const short = truncate(text, TRUNCATE_LENGTH);
+  return (
+    <div className="text-sm">
+      <p id={id} className="break-words whitespace-pre-line text-muted-foreground">
+        {expanded ? text : short.text}
+      </p>
+      {short.cut && (
+        <button
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={id}
+          onClick={() => setExpanded((e) => !e)}
+          className="mt-1 rounded-sm font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          {expanded ? 'Show less' : 'Show more'}
+        </button>
+      )}
+    </div>
+  );
+}

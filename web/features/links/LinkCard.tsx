@@ -1,0 +1,147 @@
+import { Link2, Pencil, Share2, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { displayHost, TRUNCATE_LENGTH, type Link, type Topic } from '../../../shared/domain';
+import { cn } from '../../../shared/ui/cn';
+import { Button } from '../../../shared/ui/primitives/button';
+import { Checkbox } from '../../../shared/ui/primitives/checkbox';
+import { Thumbnail } from '../../../shared/ui/Thumbnail';
+import { truncate } from '../../lib/text';
+import { AuthorLine } from './AuthorLine';
+import { DeleteLinkDialog } from './DeleteLinkDialog';
+import { ExpandableText } from './ExpandableText';
+import { EditLinkDialog } from './LinkFormDialogs';
+import { formatOf, LinkTags } from './LinkTags';
+import { LikeButton } from './LikeButton';
+import { ShareLinkDialog } from './ShareLinkDialog';
+
+interface LinkCardProps {
+  link: Link;
+  topicsById: Map<string, Topic>;
+  selected: boolean;
+  onSelectedChange: (selected: boolean) => void;
+}
+
+/** A link in My Feed: picture, title, description, tags, author and time, and its actions. */
+export function LinkCard({ link, topicsById, selected, onSelectedChange }: LinkCardProps) {
+  const [dialog, setDialog] = useState<'share' | 'edit' | 'delete' | null>(null);
+  const titleId = `link-${link.id}-title`;
+  const title = truncate(link.title, TRUNCATE_LENGTH);
+  const host = link.url ? displayHost(link.url) : null;
+  const closeDialog = (open: boolean) => !open && setDialog(null);
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={cn(
+        'grid grid-cols-[auto_minmax(0,1fr)_auto] gap-x-3 gap-y-3 rounded-xl border bg-card p-4 shadow-sm sm:gap-x-4',
+        selected && 'border-primary ring-2 ring-primary/30',
+      )}
+    >
+      <Checkbox
+        aria-label={`Select ${link.title}`}
+        checked={selected}
+        onChange={(e) => onSelectedChange(e.target.checked)}
+        className="mt-1"
+      />
+      <div className="min-w-0 space-y-1.5">
+        <LinkTags link={link} topicsById={topicsById} />
+        <h3 id={titleId} className="leading-snug font-semibold break-words" title={title.cut ? link.title : undefined}>
+          <RouterLink
+            to={`/links/${link.id}`}
+            className="rounded-sm outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            {title.text}
+          </RouterLink>
+        </h3>
+        {host && link.url && (
+          <a
+            href={link.url}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+            className="block truncate text-xs text-muted-foreground hover:text-foreground hover:underline"
+          >
+            {host}
+          </a>
+        )}
+      </div>
+      <RouterLink to={`/links/${link.id}`} tabIndex={-1} aria-hidden="true" className="self-start sm:row-span-2">
+        <Thumbnail
+          src={link.thumbnailUrl}
+          className="size-16 rounded-lg border sm:h-24 sm:w-36"
+          fallback={<ThumbnailFallback link={link} />}
+        />
+      </RouterLink>
+      <div className="col-span-2 col-start-2 -mt-1 sm:col-span-1">
+        <ExpandableText text={link.description} />
+      </div>
+      <div className="col-span-2 col-start-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <AuthorLine link={link} />
+        <div className="-mr-2 flex items-center">
+          <LikeButton link={link} />
+          <Button variant="ghost" size="icon" className="size-9" aria-label="Share" title="Share" onClick={() => setDialog('share')}>
+            <Share2 aria-hidden="true" />
+          </Button>
+          {link.canEdit && (
+            <Button variant="ghost" size="icon" className="size-9" aria-label="Edit" title="Edit" onClick={() => setDialog('edit')}>
+              <Pencil aria-hidden="true" />
+            </Button>
+          )}
+          {link.canDelete && (
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-9 hover:text-destructive"
+              aria-label="Delete"
+              title="Delete"
+              onClick={() => setDialog('delete')}
+            >
+              <Trash2 aria-hidden="true" />
+            </Button>
+          )}
+        </div>
+      </div>
+
+      <ShareLinkDialog link={link} open={dialog === 'share'} onOpenChange={closeDialog} />
+      {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
+      <DeleteLinkDialog link={link} open={dialog === 'delete'} onOpenChange={closeDialog} />
+    </article>
+  );
+}
+
+/** The format's emoji (or a link icon) where there is no picture. */
+export function ThumbnailFallback({ link, className }: { link: Link; className?: string }) {
+  const format = formatOf(link);
+  return (
+    <div
+      className={cn(
+        'flex size-16 items-center justify-center rounded-lg border bg-gradient-to-br from-accent to-muted text-2xl sm:h-24 sm:w-36 sm:text-3xl',
+        className,
+      )}
+    >
+      {format ? <span aria-hidden="true">{format.emoji}</span> : <Link2 aria-hidden="true" className="size-7 text-primary/60" />}
+    </div>
+  );
+}
+
+export function LinkCardSkeleton() {
+  return (
+    <div
+      aria-hidden="true"
+      className="grid animate-pulse grid-cols-[auto_minmax(0,1fr)_auto] gap-x-3 gap-y-3 rounded-xl border bg-card p-4 shadow-sm sm:gap-x-4"
+    >
+      <div className="mt-1 size-4 rounded bg-muted" />
+      <div className="space-y-2">
+        <div className="h-4 w-20 rounded-full bg-muted" />
+        <div className="h-5 w-3/4 rounded bg-muted" />
+        <div className="h-3 w-24 rounded bg-muted" />
+      </div>
+      <div className="size-16 rounded-lg bg-muted sm:row-span-2 sm:h-24 sm:w-36" />
+      <div className="col-span-2 col-start-2 h-3 rounded bg-muted sm:col-span-1" />
+      <div className="col-span-2 col-start-2 flex justify-between">
+        <div className="h-6 w-40 rounded-full bg-muted" />
+        <div className="h-6 w-28 rounded bg-muted" />
+      </div>
+    </div>
+  );
+}

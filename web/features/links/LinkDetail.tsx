@@ -1,0 +1,76 @@
+import { ExternalLink, Heart, Pencil, Repeat2, Share2 } from 'lucide-react';
+import { useState } from 'react';
+import { DEFAULT_LINK_TEXT, isHttpUrl, type Link } from '../../../shared/domain';
+import { Button } from '../../../shared/ui/primitives/button';
+import { Thumbnail } from '../../../shared/ui/Thumbnail';
+import { useTopicsById } from '../topics/useTopics';
+import { AuthorLine } from './AuthorLine';
+import { EditLinkDialog } from './LinkFormDialogs';
+import { LinkTags } from './LinkTags';
+import { ShareLinkDialog } from './ShareLinkDialog';
+import { useRepost } from './useLinkMutations';
+
+/** The body of /links/{id}. `viewerId` is the signed-in user's id, or null for a visitor. */
+export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | null }) {
+  const [dialog, setDialog] = useState<'share' | 'edit' | null>(null);
+  const topicsById = useTopicsById(viewerId !== null);
+  const closeDialog = (open: boolean) => !open && setDialog(null);
+  const canRepost = viewerId !== null && viewerId !== link.user.id;
+
+  return (
+    <article className="overflow-hidden rounded-xl border bg-card shadow-sm">
+      <Thumbnail src={link.thumbnailUrl} className="aspect-[1.91/1] max-h-96 w-full border-b" fallback={null} />
+      <div className="space-y-5 p-5 sm:p-8">
+        <AuthorLine link={link} large />
+        <div className="space-y-3">
+          <LinkTags link={link} topicsById={topicsById} />
+          <h1 className="text-2xl font-bold tracking-tight break-words sm:text-3xl">{link.title}</h1>
+          <p className="break-words whitespace-pre-line text-muted-foreground">{link.description}</p>
+        </div>
+        <p className="flex gap-4 text-sm text-muted-foreground">
+          <span className="inline-flex items-center gap-1.5">
+            <Heart aria-hidden="true" className="size-4" />
+            {link.likes} {link.likes === 1 ? 'like' : 'likes'}
+          </span>
+          <span className="inline-flex items-center gap-1.5">
+            <Repeat2 aria-hidden="true" className="size-4" />
+            {link.repostsCount} {link.repostsCount === 1 ? 'repost' : 'reposts'}
+          </span>
+        </p>
+        <div className="flex flex-wrap gap-2 border-t pt-5">
+          {link.url && isHttpUrl(link.url) && (
+            <Button asChild>
+              <a href={link.url} target="_blank" rel="noopener noreferrer nofollow">
+                {link.linkText || DEFAULT_LINK_TEXT}
+                <ExternalLink aria-hidden="true" />
+              </a>
+            </Button>
+          )}
+          <Button variant="outline" onClick={() => setDialog('share')}>
+            <Share2 aria-hidden="true" />
+            Share
+          </Button>
+          {link.canEdit && (
+            <Button variant="outline" onClick={() => setDialog('edit')}>
+              <Pencil aria-hidden="true" />
+              Edit
+            </Button>
+          )}
+          {canRepost && <RepostButton link={link} />}
+        </div>
+      </div>
+      <ShareLinkDialog link={link} open={dialog === 'share'} onOpenChange={closeDialog} />
+      {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
+    </article>
+  );
+}
+
+function RepostButton({ link }: { link: Link }) {
+  const repost = useRepost(link);
+  return (
+    <Button variant="outline" disabled={repost.isPending || repost.isSuccess} onClick={() => repost.mutate()}>
+      <Repeat2 aria-hidden="true" />
+      {repost.isPending ? 'Reposting...' : repost.isSuccess ? 'Reposted' : 'Repost'}
+    </Button>
+  );
+}

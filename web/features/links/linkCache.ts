@@ -1,0 +1,43 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { Link, Page } from '../../../shared/domain';
+import { queryKeys } from '../../lib/queryKeys';
+import type { FeedFilters } from './feedFilters';
+
+export type FeedData = InfiniteData<Page<Link>, string | undefined>;
+
+function mapFeeds(queryClient: QueryClient, map: (items: Link[], filters: FeedFilters, pageIndex: number) => Link[]) {
+  for (const [key, data] of queryClient.getQueriesData<FeedData>({ queryKey: queryKeys.feeds })) {
+    if (!data) continue;
+    const filters = key[2] as FeedFilters;
+    queryClient.setQueryData<FeedData>(key, {
+      ...data,
+      pages: data.pages.map((page, i) => ({ ...page, items: map(page.items, filters, i) })),
+    });
+  }
+}
+
+/** Changes a link wherever it is cached (feeds and its detail page). */
+export function patchLink(queryClient: QueryClient, id: string, patch: (link: Link) => Link) {
+  mapFeeds(queryClient, (items) => items.map((l) => (l.id === id ? patch(l) : l)));
+  queryClient.setQueryData<Link>(queryKeys.link(id), (prev) => (prev ? patch(prev) : prev));
+}
+
+/** Drops a deleted link from every cache. */
+export function removeLink(queryClient: QueryClient, id: string) {
+  mapFeeds(queryClient, (items) => items.filter((l) => l.id !== id));
+  queryClient.removeQueries({ queryKey: queryKeys.link(id), exact: true });
+}
+
+/** Puts a link just shared at the top of each loaded 'Shared by me' list it belongs in (SPEC §4). */
+export function prependLink(queryClient: QueryClient, link: Link) {
+  mapFeeds(queryClient, (items, filters, pageIndex) => {
+    const belongs =
+      pageIndex === 0 &&
+      link.inMainFeed &&
+      filters.scope === 'mine' &&
+      (!filters.format || filters.format === link.format) &&
+      (!filters.topic || link.topicIds.includes(filters.topic));
+    return belongs ? [link, ...items.filter((l) => l.id !== link.id)] : items;
+  });
+  queryClient.setQueryData(queryKeys.link(link.id), link);
+}
