@@ -1,13 +1,62 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'wxt';
 
-// The browser extension (issue "Browser extension") builds from extension/ into .output/.
+/**
+ * The browser extension (issue 7), built from extension/ into .output/:
+ * `wxt build` → chrome-mv3/, `wxt build -b firefox --mv3` → firefox-mv3/, and
+ * `wxt build --mode e2e` → chrome-mv3-e2e/ for the end-to-end tests only.
+ *
+ * Permissions stay minimal: activeTab (the page the user invokes us on), scripting (read that page's
+ * DOM on demand, no content script), contextMenus, storage, notifications. The only host the
+ * extension talks to is the user's own server, requested at runtime from the options page
+ * (optional_host_permissions). `tabs` is optional too: granted, the badge can mark every page
+ * already shared; without it, it marks the pages the extension was used on.
+ */
 export default defineConfig({
   srcDir: 'extension',
   entrypointsDir: 'entrypoints',
-  manifest: {
+  // Icons (WXT lists icon/<size>.png in the manifest).
+  publicDir: 'extension/public',
+  imports: false,
+  vite: () => ({
+    plugins: [react(), tailwindcss()],
+    build: { chunkSizeWarningLimit: 1024 },
+  }),
+  manifest: ({ browser, mode }) => ({
     name: 'Supercurate',
-    description: 'Internet. Curated. Share the page you are on to Supercurate.',
-    permissions: ['storage'],
-    action: { default_title: 'Open Supercurate' },
+    description: 'Internet. Curated. Share the page you are on to your Supercurate, in one click.',
+    permissions: ['activeTab', 'scripting', 'contextMenus', 'storage', 'notifications'],
+    optional_permissions: ['tabs'],
+    optional_host_permissions: ['http://*/*', 'https://*/*'],
+    // Under automation activeTab is never granted: the e2e build may read loopback test pages.
+    ...(mode === 'e2e' ? { host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'] } : {}),
+    commands: {
+      _execute_action: {
+        suggested_key: { default: 'Alt+Shift+S' },
+        description: 'Share this page to Supercurate',
+      },
+    },
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: { id: 'extension@supercurate.app', strict_min_version: '128.0' },
+          },
+        }
+      : {}),
+  }),
+  zip: {
+    artifactTemplate: '{{name}}-{{version}}-{{browser}}-{{manifestVersion}}.zip',
+    // Store reviewers (Firefox) rebuild from sources: the extension, the shared code, and the build setup.
+    excludeSources: ['**/*'],
+    includeSources: [
+      'extension/**',
+      'shared/**',
+      'wxt.config.ts',
+      'tsconfig.json',
+      'package.json',
+      'package-lock.json',
+      'README.md',
+    ],
   },
 });

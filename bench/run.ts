@@ -1,9 +1,13 @@
 /**
- * `npm run bench`: seeds a fresh database with BENCH_USERS users (default 10,000), starts the
- * real server as a child process and measures it. It only measures and prints: nothing here
- * fails on a slow figure.
+ * `npm run bench`: seeds a fresh database with BENCH_USERS users (default 10,000) and
+ * BENCH_LINKS links (default 1,000,000, with topics, likes and reposts), starts the real server
+ * as a child process and measures it. It only measures and prints: nothing here fails on a slow
+ * figure. Two sections, both by default (BENCH_SECTIONS=users,links):
+ *   users  GET /api/health and /api/me beside /api/health/live, sign-in latency, idle memory
+ *   links  My Feed pages, sorts, filters and like toggles at BENCH_LINK_CONNECTIONS (32), see links.ts
  *
  *   BENCH_USERS=10000 BENCH_DURATION=5 BENCH_CONNECTIONS=10 npm run bench
+ *   BENCH_SECTIONS=links BENCH_LINKS=1000000 BENCH_LINK_CONNECTIONS=32 npm run bench
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
  *
  * With BENCH_DATABASE_URL a throwaway database supercurate_bench_<random> is created on that
@@ -14,41 +18,59 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { authOptions } from '../server/auth';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db';
 import { migrate } from '../server/db/migrate';
-import { SEED_PASSWORD, seedEmail, seedUsers } from './seed';
 import { freePort } from '../tests/support/free-port';
-import { type ServerProcess, startServer } from './server';
+import {
+  type CpuProbe,
+  type Load,
+  type Paired,
+  intEnv,
+  load,
+  loadAverages,
+  mb,
+  measurePaired,
+  ms,
+  percentile,
+  printTable,
+  rate,
+  us,
+  wholeMs,
+} from './common';
+import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
+import { type LinkSeedResult, SEED_PASSWORD, seedEmail, seedLinks, seedUsers } from './seed';
+import { type ServerProcess, processCpuSeconds, startServer } from './server';
 
 const IDLE_RSS_LIMIT_MB = 150;
 const SETTLE_MS = 3_000;
-
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
 
 const USERS = intEnv('BENCH_USERS', 10_000);
 const DURATION_S = intEnv('BENCH_DURATION', 5);
 const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 10);
 const SIGN_INS = intEnv('BENCH_SIGN_INS', 100);
 const SIGN_IN_CONCURRENCY = 4;
-
-interface Throughput {
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-}
+const LINKS = intEnv('BENCH_LINKS', 1_000_000);
+const LINK_CONNECTIONS = intEnv('BENCH_LINK_CONNECTIONS', 32);
+const DEEP_PAGES = intEnv('BENCH_DEEP_PAGES', 50);
+const POOL_USERS = intEnv('BENCH_POOL_USERS', 50);
+const POOL_HEAVY_USERS = intEnv('BENCH_POOL_HEAVY_USERS', 10);
+const SECTION_NAMES = ['users', 'links'] as const;
+type Section = (typeof SECTION_NAMES)[number];
+const SECTIONS = new Set(
+  (process.env.BENCH_SECTIONS || SECTION_NAMES.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      if (!(SECTION_NAMES as readonly string[]).includes(s)) {
+        throw new Error(`BENCH_SECTIONS: unknown section "${s}" (known: ${SECTION_NAMES.join(', ')})`);
+      }
+      return s as Section;
+    }),
+);
 
 interface Latency {
   requests: number;
@@ -57,6 +79,34 @@ interface Latency {
   p99Ms: number;
   reqPerSec: number;
   failures: number;
+}
+
+/**
+ * Cumulative CPU seconds of the PostgreSQL backends serving database `url` (read from /proc, so
+ * only when PostgreSQL runs on this machine; otherwise null). A backend that has gone keeps the
+ * last time seen.
+ */
+async function pgBackendCpu(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const seen = new Map<number, number>();
+  return {
+    async sample(): Promise<number | null> {
+      const { rows } = await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+      let readable = seen.size > 0;
+      for (const { pid } of rows) {
+        const cpu = processCpuSeconds(pid);
+        if (cpu !== null) {
+          seen.set(pid, cpu);
+          readable = true;
+        }
+      }
+      return readable ? [...seen.values()].reduce((a, b) => a + b, 0) : null;
+    },
+    close: () => client.end(),
+  };
 }
 
 /** A fresh PostgreSQL database on the server of `adminUrl`; drop() removes it. */
@@ -75,22 +125,6 @@ async function createPgDatabase(adminUrl: string) {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
-}
-
-async function measure(url: string, headers: Record<string, string>, durationS: number): Promise<Throughput> {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: durationS, headers });
-  return {
-    reqPerSec: r.requests.total / r.duration,
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    requests: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 function signIn(baseUrl: string, origin: string, email: string) {
@@ -130,9 +164,9 @@ async function signInLatency(baseUrl: string, origin: string, count: number, con
   };
 }
 
-/** Signs one seeded user in and returns the session cookie Better Auth set. */
-async function sessionCookie(baseUrl: string, origin: string): Promise<string> {
-  const res = await signIn(baseUrl, origin, seedEmail(0));
+/** Signs a seeded user in and returns the session cookie Better Auth set, checked with GET /api/me. */
+async function sessionCookie(baseUrl: string, origin: string, email = seedEmail(0)): Promise<string> {
+  const res = await signIn(baseUrl, origin, email);
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers
     .getSetCookie()
@@ -141,30 +175,87 @@ async function sessionCookie(baseUrl: string, origin: string): Promise<string> {
   if (!cookie) throw new Error('sign-in set no better-auth.session_token cookie');
   const me = await fetch(`${baseUrl}/api/me`, { headers: { cookie } });
   const body = (await me.json()) as { email?: string };
-  if (!me.ok || body.email !== seedEmail(0)) throw new Error(`GET /api/me with the cookie: ${me.status}`);
+  if (!me.ok || body.email !== email) throw new Error(`GET /api/me with the cookie: ${me.status}`);
   return cookie;
 }
 
-const mb = (n: number) => `${n.toFixed(1)} MB`;
-const ms = (n: number) => `${n.toFixed(1)} ms`;
-/** autocannon's latencies are whole milliseconds. */
-const wholeMs = (n: number) => (n < 1 ? '<1 ms' : `${n} ms`);
-/** Rows of cells, the first column left-aligned and the others right-aligned. */
-function printTable(rows: string[][]): void {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => r[c]?.length ?? 0))) ?? [];
-  for (const row of rows) {
-    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('   '));
-  }
+interface UsersResult {
+  throughput: Record<string, Paired>;
+  signInSequential: Latency;
+  signInConcurrent: Latency;
 }
-const load = () => loadavg()[0]?.toFixed(2) ?? '?';
-const rate = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** The users section: GET /api/health and /api/me beside the trivial route, then sign-in latency. */
+async function benchUsers(baseUrl: string, origin: string, cpu: CpuProbe): Promise<UsersResult> {
+  const cookie = await sessionCookie(baseUrl, origin);
+  const trivial: Load = { url: `${baseUrl}/api/health/live`, connections: CONNECTIONS };
+  const routes: { name: string; load: Load }[] = [
+    { name: 'GET /api/health', load: { url: `${baseUrl}/api/health`, connections: CONNECTIONS } },
+    { name: 'GET /api/me', load: { url: `${baseUrl}/api/me`, connections: CONNECTIONS, headers: { cookie } } },
+  ];
+  console.log(
+    `Measuring throughput: ${CONNECTIONS} connections, 1 s warm-up + ${DURATION_S} s per route, ` +
+      'each route right after GET /api/health/live...',
+  );
+  const throughput: Record<string, Paired> = {};
+  for (const route of routes) throughput[route.name] = await measurePaired(trivial, route.load, DURATION_S, cpu);
+
+  console.log(`Measuring sign-in: ${SIGN_INS} sequential, then ${SIGN_INS * 2} at ${SIGN_IN_CONCURRENCY} at a time...`);
+  await signInLatency(baseUrl, origin, 10, 1); // warm-up
+  const signInSequential = await signInLatency(baseUrl, origin, SIGN_INS, 1);
+  const signInConcurrent = await signInLatency(baseUrl, origin, SIGN_INS * 2, SIGN_IN_CONCURRENCY);
+  return { throughput, signInSequential, signInConcurrent };
+}
+
+function printUsers({ throughput, signInSequential, signInConcurrent }: UsersResult): void {
+  printTable([
+    [
+      'Throughput',
+      'req/s',
+      'p50',
+      'p99',
+      'non-2xx',
+      'errors',
+      'GET /api/health/live just before',
+      'ratio',
+      'server CPU/req (live)',
+    ],
+    ...Object.entries(throughput).map(([name, t]) => [
+      name,
+      rate(t.reqPerSec),
+      wholeMs(t.p50Ms),
+      wholeMs(t.p99Ms),
+      String(t.non2xx + t.trivial.non2xx),
+      String(t.errors + t.trivial.errors),
+      `${rate(t.trivial.reqPerSec)} req/s`,
+      `${((100 * t.reqPerSec) / t.trivial.reqPerSec).toFixed(0)} %`,
+      `${us(t.serverCpuUs)} (${us(t.trivial.serverCpuUs)})`,
+    ]),
+  ]);
+  console.log('');
+  printTable([
+    ['Sign-in (POST /api/auth/sign-in/email)', 'p50', 'p99', 'req/s', 'failures'],
+    ...[signInSequential, signInConcurrent].map((l) => [
+      `${l.requests} requests, ${l.concurrency} at a time`,
+      ms(l.p50Ms),
+      ms(l.p99Ms),
+      l.reqPerSec.toFixed(1),
+      String(l.failures),
+    ]),
+  ]);
+}
+
+const seconds = (msValue: number) => `${(msValue / 1000).toFixed(1)} s`;
 
 async function main() {
   const adminUrl = process.env.BENCH_DATABASE_URL || undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-bench-'));
   let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let server: ServerProcess | undefined;
+  let pgCpu: Awaited<ReturnType<typeof pgBackendCpu>> | undefined;
   const cleanup = async () => {
+    await pgCpu?.close();
+    pgCpu = undefined;
     await server?.stop();
     server = undefined;
     await pgDb?.drop();
@@ -189,8 +280,13 @@ async function main() {
     };
     const config = loadConfig(env);
     const dialect = pgDb ? 'postgres' : 'sqlite';
+    const withLinks = SECTIONS.has('links');
+    console.log(
+      `Supercurate bench: ${dialect}${pgDb ? ` (${pgDb.name})` : ''}, sections ${[...SECTIONS].join(', ')}; ` +
+        `Node ${process.version}; ${availableParallelism()} cores; load average ${loadAverages()} (1, 5, 15 min)`,
+    );
 
-    const db = openDatabase(config);
+    let db = openDatabase(config);
     let seedMs: number;
     try {
       await migrate(db, authOptions(config, db));
@@ -198,77 +294,75 @@ async function main() {
     } finally {
       await db.close();
     }
-    console.log(
-      `Supercurate bench: ${dialect}${pgDb ? ` (${pgDb.name})` : ''}, ${USERS.toLocaleString('en-US')} users ` +
-        `seeded in ${(seedMs / 1000).toFixed(1)} s; Node ${process.version}; load average ${load()}`,
-    );
+    console.log(`${USERS.toLocaleString('en-US')} users seeded in ${seconds(seedMs)}; load average ${load()}`);
+
+    let linkSeed: LinkSeedResult | undefined;
+    let plan: LinksPlan | undefined;
+    if (withLinks) {
+      console.log(`Seeding ${LINKS.toLocaleString('en-US')} links with topics, likes and reposts...`);
+      linkSeed = await seedLinks(config, USERS, LINKS);
+      const n = (x: number) => x.toLocaleString('en-US');
+      console.log(
+        `${n(linkSeed.links)} links (${n(linkSeed.reposts)} reposts), ${n(linkSeed.linkTopics)} link topics, ` +
+          `${n(linkSeed.likes)} likes, ${n(linkSeed.topics)} topics seeded in ${seconds(linkSeed.ms)} ` +
+          `(${Object.entries(linkSeed.phases)
+            .map(([k, v]) => `${k} ${seconds(v)}`)
+            .join(', ')}); load average ${load()}`,
+      );
+      db = openDatabase(config);
+      try {
+        plan = await planLinksBench(db, USERS, POOL_USERS, POOL_HEAVY_USERS);
+      } finally {
+        await db.close();
+      }
+    }
 
     server = await startServer(env, port);
     const { baseUrl } = server;
     const origin = config.publicUrl;
     await sleep(SETTLE_MS);
     const idle = server.memory();
+    if (pgDb) pgCpu = await pgBackendCpu(pgDb.url);
+    const running = server;
+    const cpu: CpuProbe = async () => ({ serverS: running.cpuSeconds(), dbS: (await pgCpu?.sample()) ?? null });
 
-    const cookie = await sessionCookie(baseUrl, origin);
-    const trivial = `${baseUrl}/api/health/live`;
-    const routes: { name: string; url: string; headers: Record<string, string> }[] = [
-      { name: 'GET /api/health', url: `${baseUrl}/api/health`, headers: {} },
-      { name: 'GET /api/me', url: `${baseUrl}/api/me`, headers: { cookie } },
-    ];
-    console.log(
-      `Measuring throughput: ${CONNECTIONS} connections, 1 s warm-up + ${DURATION_S} s per route, ` +
-        'each route right after GET /api/health/live...',
-    );
-    const throughput: Record<string, Throughput & { trivial: Throughput }> = {};
-    for (const route of routes) {
-      await measure(trivial, {}, 1);
-      const pairedTrivial = await measure(trivial, {}, DURATION_S);
-      await measure(route.url, route.headers, 1);
-      throughput[route.name] = { ...(await measure(route.url, route.headers, DURATION_S)), trivial: pairedTrivial };
+    const users = SECTIONS.has('users') ? await benchUsers(baseUrl, origin, cpu) : undefined;
+    let links: LinksResult | undefined;
+    if (plan) {
+      links = await benchLinks({
+        baseUrl,
+        origin,
+        plan,
+        links: LINKS,
+        connections: LINK_CONNECTIONS,
+        durationS: DURATION_S,
+        deepPages: DEEP_PAGES,
+        cpu,
+        signIn: (email) => sessionCookie(baseUrl, origin, email),
+      });
     }
 
-    console.log(`Measuring sign-in: ${SIGN_INS} sequential, then ${SIGN_INS * 2} at ${SIGN_IN_CONCURRENCY} at a time...`);
-    await signInLatency(baseUrl, origin, 10, 1); // warm-up
-    const signInSequential = await signInLatency(baseUrl, origin, SIGN_INS, 1);
-    const signInConcurrent = await signInLatency(baseUrl, origin, SIGN_INS * 2, SIGN_IN_CONCURRENCY);
-
+    await pgCpu?.close();
+    pgCpu = undefined;
     await sleep(SETTLE_MS);
     const afterLoad = server.memory();
     const loadAfter = loadavg()[0] ?? NaN;
     await server.stop();
     server = undefined;
 
-    console.log('');
-    printTable([
-      ['Throughput', 'req/s', 'p50', 'p99', 'non-2xx', 'errors', 'GET /api/health/live just before', 'ratio'],
-      ...Object.entries(throughput).map(([name, t]) => [
-        name,
-        rate(t.reqPerSec),
-        wholeMs(t.p50Ms),
-        wholeMs(t.p99Ms),
-        String(t.non2xx + t.trivial.non2xx),
-        String(t.errors + t.trivial.errors),
-        `${rate(t.trivial.reqPerSec)} req/s`,
-        `${((100 * t.reqPerSec) / t.trivial.reqPerSec).toFixed(0)} %`,
-      ]),
-    ]);
-    console.log('');
-    printTable([
-      ['Sign-in (POST /api/auth/sign-in/email)', 'p50', 'p99', 'req/s', 'failures'],
-      ...[signInSequential, signInConcurrent].map((l) => [
-        `${l.requests} requests, ${l.concurrency} at a time`,
-        ms(l.p50Ms),
-        ms(l.p99Ms),
-        l.reqPerSec.toFixed(1),
-        String(l.failures),
-      ]),
-    ]);
+    if (users) {
+      console.log('');
+      printUsers(users);
+    }
+    if (links) {
+      console.log('');
+      printLinks(links);
+    }
     console.log('');
     const verdict = idle.rssMb < IDLE_RSS_LIMIT_MB ? 'under' : 'OVER';
     console.log(`Server RSS at idle:       ${mb(idle.rssMb)} (${verdict} the ${IDLE_RSS_LIMIT_MB} MB budget)`);
     console.log(`Server RSS after load:    ${mb(afterLoad.rssMb)} (idle again after ${SETTLE_MS / 1000} s)`);
     console.log(`Server peak RSS (VmHWM):  ${mb(afterLoad.peakRssMb)}`);
-    console.log('(The server runs under the tsx loader, which adds to its memory compared with compiled JS.)');
     console.log(
       `Load average (1 min) after the run: ${loadAfter.toFixed(2)} on ${availableParallelism()} cores ` +
         '(the bench itself accounts for about 2; more means other work competed with it).',
@@ -283,10 +377,16 @@ async function main() {
       durationS: DURATION_S,
       cores: availableParallelism(),
       loadAverage: loadAfter,
-      throughput: Object.fromEntries(
-        Object.entries(throughput).map(([name, t]) => [name, { ...t, vsTrivial: t.reqPerSec / t.trivial.reqPerSec }]),
-      ),
-      signIn: { sequential: signInSequential, concurrent: signInConcurrent },
+      ...(users && {
+        throughput: Object.fromEntries(
+          Object.entries(users.throughput).map(([name, t]) => [
+            name,
+            { ...t, vsTrivial: t.reqPerSec / t.trivial.reqPerSec },
+          ]),
+        ),
+        signIn: { sequential: users.signInSequential, concurrent: users.signInConcurrent },
+      }),
+      ...(links && linkSeed && { linkSeed, links }),
       memory: {
         idleRssMb: idle.rssMb,
         idleRssLimitMb: IDLE_RSS_LIMIT_MB,

@@ -10,6 +10,8 @@ export interface ServerProcess {
   baseUrl: string;
   /** Resident and peak resident memory of the server process, in MB (from /proc). */
   memory(): { rssMb: number; peakRssMb: number };
+  /** CPU time (user + system) the server process has used so far, in seconds (from /proc). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,9 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
       return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+    },
+    cpuSeconds() {
+      return processCpuSeconds(child.pid ?? -1) ?? NaN;
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -71,4 +76,18 @@ async function waitUntilHealthy(baseUrl: string, timeoutMs = 60_000): Promise<vo
     await sleep(100);
   }
   throw new Error(`server not healthy after ${timeoutMs / 1000} s`);
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU time (user + system) of a process so far, in seconds, or null when it is gone or not readable. */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime (fields 14, 15)
+  } catch {
+    return null;
+  }
 }

@@ -5,19 +5,23 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AVATAR_MAX_BYTES, MSG } from '../shared/domain';
 import { type Auth, createAuth } from './auth';
-import type { Config } from './config';
+import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAuthRoutes } from './http/auth-routes';
+import { profilePage, registerFollowingRoutes } from './http/following-routes';
 import { HttpError, forbidden, registerErrorHandler } from './http/errors';
 import { registerHealthRoutes } from './http/health-routes';
 import { registerImageProxyRoutes } from './http/image-proxy-routes';
+import { registerImportRoutes } from './http/import-routes';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerPreviewRoutes } from './http/preview-routes';
 import { sessionReader } from './http/session';
+import { publicSupercurationPage, registerSupercurationRoutes } from './http/supercuration-routes';
 import { registerTopicRoutes } from './http/topic-routes';
 import { registerUploadRoutes } from './http/upload-routes';
 import { registerUserRoutes } from './http/user-routes';
 import { registerWebRoutes } from './http/web-routes';
+import { type Mailer, createMailer } from './mail/mailer';
 import { diskStorage } from './storage/uploads';
 
 /** JSON bodies are small; uploads go through multipart with their own limit. */
@@ -26,6 +30,8 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 export interface App {
   server: FastifyInstance;
   auth: Auth;
+  /** SMTP_URL, or .eml files in DATA_DIR/mail/; closed with the server. */
+  mailer: Mailer;
 }
 
 export async function buildApp(config: Config, db: Db): Promise<App> {
@@ -44,7 +50,9 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     secureCookies: config.secureCookies,
   });
   const storage = diskStorage(path.join(config.dataDir, 'uploads'));
-  const trusted = new Set([config.publicUrl, ...config.trustedOrigins]);
+  const isTrustedOrigin = trustedOriginMatcher(config);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: server.log });
+  server.addHook('onClose', () => mailer.close());
 
   registerErrorHandler(server);
   await server.register(helmet, {
@@ -80,17 +88,33 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
     if (!req.url.startsWith('/api/')) return;
     const origin = req.headers.origin;
-    if (origin && !trusted.has(origin)) throw forbidden('Request origin not allowed');
+    if (origin && !isTrustedOrigin(origin)) throw forbidden('Request origin not allowed');
+  });
+
+  // Thumbnails (our image proxy, uploads) are also shown by the browser extension's pages, another
+  // origin: they may be embedded cross-origin. They hold nothing private (cookies are SameSite=Lax,
+  // so another site embedding them gets what a visitor gets).
+  server.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/api/images/proxy') || req.url.startsWith('/api/uploads/')) {
+      reply.header('cross-origin-resource-policy', 'cross-origin');
+    }
   });
 
   registerHealthRoutes(server, db);
   registerAuthRoutes(server, auth, config);
   registerUserRoutes(server, { db, storage, session });
   registerLinkRoutes(server, { db, session });
+  registerImportRoutes(server, { db, session });
   registerTopicRoutes(server, { db, session });
+  registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl });
   registerUploadRoutes(server, { storage, session });
   registerPreviewRoutes(server, { db, session, config });
   registerImageProxyRoutes(server, { db, storage, session, config });
-  await registerWebRoutes(server, config.webDir, [linkPage(db, config.publicUrl)]);
-  return { server, auth };
+  registerFollowingRoutes(server, { db, session, publicUrl: config.publicUrl });
+  await registerWebRoutes(server, config.webDir, [
+    linkPage(db, config.publicUrl),
+    publicSupercurationPage(db, config.publicUrl),
+    profilePage(db, config.publicUrl),
+  ]);
+  return { server, auth, mailer };
 }

@@ -20,7 +20,8 @@ export function authOptions(config: Config, db: Db): AuthOptions {
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       autoSignIn: true,
     },
-    trustedOrigins: [config.publicUrl, ...config.trustedOrigins],
+    // Extension origins may be patterns (`chrome-extension://*`), which Better Auth matches itself.
+    trustedOrigins: [config.publicUrl, ...config.trustedOrigins, ...config.extensionOrigins],
     // Sign-in and sign-up are rate limited by our Fastify layer (server/http/auth-routes.ts).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

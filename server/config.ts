@@ -20,6 +20,18 @@ const url = (name: string, protocols: string[]) =>
       }
     }, `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`);
 
+/** A browser extension's origin: one extension (its id) or `*` for every extension of that browser. */
+const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension|safari-web-extension):\/\/([a-z0-9-]+|\*)$/i;
+/** Any installed extension may talk to the server: see docs/decisions.md ("The browser extension"). */
+const DEFAULT_EXTENSION_ORIGINS = 'chrome-extension://*,moz-extension://*';
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -35,6 +47,14 @@ const envSchema = z.object({
     .min(1, 'AUTH_RATE_LIMIT must be at least 1')
     .default(10),
   TRUSTED_ORIGINS: z.string().default(''),
+  EXTENSION_ORIGINS: z
+    .string()
+    .trim()
+    .default(DEFAULT_EXTENSION_ORIGINS)
+    .refine(
+      (v) => v === 'none' || splitList(v).every((o) => EXTENSION_ORIGIN.test(o)),
+      'EXTENSION_ORIGINS must be "none" or a comma-separated list like chrome-extension://<id>, chrome-extension://* or moz-extension://*',
+    ),
   TRUST_PROXY: bool,
   PREVIEW_ALLOW_PRIVATE: bool,
   PREVIEW_TIMEOUT_MS: z.coerce
@@ -62,6 +82,11 @@ export interface Config {
   authRateLimit: number;
   /** Origins allowed to make credentialed writes besides PUBLIC_URL (e.g. the extension's). */
   trustedOrigins: string[];
+  /**
+   * Browser-extension origins allowed like trustedOrigins: `chrome-extension://<id>`, or
+   * `chrome-extension://*` / `moz-extension://*` for any extension of that browser (the default).
+   */
+  extensionOrigins: string[];
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   previewAllowPrivate: boolean;
@@ -97,14 +122,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     authSecret: e.AUTH_SECRET ?? persistedSecret(dataDir, 'auth-secret'),
     authRateLimit: e.AUTH_RATE_LIMIT,
-    trustedOrigins: e.TRUSTED_ORIGINS.split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    trustedOrigins: splitList(e.TRUSTED_ORIGINS),
+    extensionOrigins: e.EXTENSION_ORIGINS === 'none' ? [] : splitList(e.EXTENSION_ORIGINS),
     trustProxy: e.TRUST_PROXY,
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR ? path.resolve(e.WEB_DIR) : path.resolve(import.meta.dirname, '../dist/web'),
+  };
+}
+
+/**
+ * Whether a request's Origin may make signed-in writes: PUBLIC_URL, TRUSTED_ORIGINS, or an
+ * extension origin of EXTENSION_ORIGINS (`scheme://*` matches any extension id of that scheme).
+ */
+export function trustedOriginMatcher(config: Pick<Config, 'publicUrl' | 'trustedOrigins' | 'extensionOrigins'>) {
+  const exact = new Set([config.publicUrl, ...config.trustedOrigins]);
+  const anyOf: string[] = [];
+  for (const origin of config.extensionOrigins) {
+    if (origin.endsWith('://*')) anyOf.push(origin.slice(0, -1).toLowerCase());
+    else exact.add(origin);
+  }
+  return (origin: string): boolean => {
+    if (exact.has(origin)) return true;
+    const lower = origin.toLowerCase();
+    return anyOf.some((prefix) => lower.startsWith(prefix) && /^[a-z0-9-]+$/.test(lower.slice(prefix.length)));
   };
 }
 

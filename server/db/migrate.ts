@@ -5,11 +5,15 @@ import type { Db } from './index';
 import * as m0001 from './migrations/0001_core_schema';
 import * as m0002 from './migrations/0002_link_feed_indexes';
 import * as m0003 from './migrations/0003_link_previews';
+import * as m0004 from './migrations/0004_supercurations';
+import * as m0005 from './migrations/0005_following';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
   '0002_link_feed_indexes': m0002,
   '0003_link_previews': m0003,
+  '0004_supercurations': m0004,
+  '0005_following': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

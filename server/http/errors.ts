@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** More fields of the error body, e.g. the index of a refused batch item. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -30,7 +32,7 @@ export function zodErrorBody(err: ZodError): ApiErrorBody {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     if (err instanceof HttpError) {
-      return reply.status(err.status).send({ error: err.message, code: err.code } satisfies ApiErrorBody);
+      return reply.status(err.status).send({ ...err.details, error: err.message, code: err.code } satisfies ApiErrorBody);
     }
     if (err instanceof ZodError) return reply.status(400).send(zodErrorBody(err));
     const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;

@@ -1,9 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { LINK_MESSAGES, createLinkSchema, linkListQuerySchema, updateLinkSchema } from '../../shared/domain';
+import {
+  LINK_MESSAGES,
+  URL_MAX_LENGTH,
+  createLinkSchema,
+  linkListQuerySchema,
+  normalizeUrl,
+  updateLinkSchema,
+} from '../../shared/domain';
 import type { Db } from '../db';
 import {
   createLink,
   deleteLink,
+  findOwnLinkByUrl,
   getLink,
   getLinkPageMeta,
   listLinks,
@@ -11,7 +19,7 @@ import {
   toggleLike,
   updateLink,
 } from '../services/links';
-import { notFound } from './errors';
+import { badRequest, notFound } from './errors';
 import type { SessionReader } from './session';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
 
@@ -27,6 +35,17 @@ export function registerLinkRoutes(app: FastifyInstance, { db, session }: Deps):
   app.get('/api/links', async (req) => {
     const viewer = await session.requireViewer(req);
     return listLinks(db, viewer, linkListQuerySchema.parse(req.query ?? {}));
+  });
+
+  // The viewer's own link with this URL (normalised as when sharing), for the extension's badge and edit mode.
+  app.get<{ Querystring: { url?: unknown } }>('/api/links/lookup', async (req) => {
+    const viewer = await session.requireViewer(req);
+    const raw = req.query?.url;
+    const url = typeof raw === 'string' && raw.length <= URL_MAX_LENGTH ? normalizeUrl(raw) : null;
+    if (!url) throw badRequest(LINK_MESSAGES.onlyHttpUrls);
+    const link = await findOwnLinkByUrl(db, viewer, url);
+    if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
+    return link;
   });
 
   app.get<IdParams>('/api/links/:id', async (req) => {

@@ -13,6 +13,10 @@ export interface PageMeta {
   image: string | null;
   /** Absolute URL of the page. */
   url: string;
+  /** og:type; 'article' when unset. */
+  type?: 'article' | 'profile';
+  /** Feeds of the page, announced with <link rel="alternate" type="application/rss+xml">. */
+  feeds?: { title: string; url: string }[];
 }
 
 /** A client-routed page whose head the server fills in; `meta` answers null for an unknown entity (404). */
@@ -49,7 +53,7 @@ export function renderPage(template: string, meta: PageMeta): string {
     tag('name', 'description', description),
     `<link rel="canonical" href="${escapeHtml(meta.url)}" />`,
     tag('property', 'og:site_name', SITE_NAME),
-    tag('property', 'og:type', 'article'),
+    tag('property', 'og:type', meta.type ?? 'article'),
     tag('property', 'og:title', meta.title),
     tag('property', 'og:description', description),
     tag('property', 'og:url', meta.url),
@@ -58,12 +62,17 @@ export function renderPage(template: string, meta: PageMeta): string {
     tag('name', 'twitter:title', meta.title),
     tag('name', 'twitter:description', description),
     ...(meta.image ? [tag('name', 'twitter:image', meta.image)] : []),
+    ...(meta.feeds ?? []).map(
+      (feed) =>
+        `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(feed.title)}" href="${escapeHtml(feed.url)}" />`,
+    ),
   ].join('\n    ');
   return template
     .replace(/<title>[\s\S]*?<\/title>\s*/i, '')
     .replace(/<meta\s+(?:name="description"|(?:name|property)="(?:og|twitter):[^"]*")[^>]*>\s*/gi, '')
-    .replace(/<link\s+rel="canonical"[^>]*>\s*/gi, '')
-    .replace(/<\/head>/i, `  ${head}\n  </head>`);
+    .replace(/<link\s+rel="(?:canonical|alternate)"[^>]*>\s*/gi, '')
+    // A function, not a string: `$&` or `$'` in a user's title must not be read as a replacement pattern.
+    .replace(/<\/head>/i, () => `  ${head}\n  </head>`);
 }
 
 /**

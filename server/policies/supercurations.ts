@@ -8,12 +8,55 @@ export interface SupercurationAccess {
   viewerIsCollaborator: boolean;
 }
 
-/** SPEC §6: the owner (created_by) and the collaborators edit a collection and its resources. */
+/** The owner (created_by). */
+export function isSupercurationOwner(viewer: Viewer | null, c: SupercurationAccess): boolean {
+  return viewer !== null && viewer.id === c.ownerId;
+}
+
+/**
+ * SPEC §6: the owner (created_by) and the collaborators edit a collection: its title, description,
+ * visibility, slug and topics, its tag categories and tags, and its resources (add, tag, remove).
+ */
 export function canEditSupercuration(viewer: Viewer | null, c: SupercurationAccess): boolean {
   return viewer !== null && (viewer.id === c.ownerId || c.viewerIsCollaborator);
 }
 
-/** Public collections are seen by everyone; private ones only by those who edit them. */
+/**
+ * Public collections are seen by everyone; private ones only by those who edit them, everywhere
+ * (API, pages, directory, search, a link's supercurationIds). Others get 404 'Supercuration not found'.
+ */
 export function canSeeSupercuration(viewer: Viewer | null, c: SupercurationAccess): boolean {
   return c.isPublic || canEditSupercuration(viewer, c);
+}
+
+/** SPEC §4: the public page shows public collections only, to everyone including their editors. */
+export function canSeePublicPage(c: SupercurationAccess): boolean {
+  return c.isPublic;
+}
+
+/** Deleting a collection is destructive and final: the owner only (docs/decisions.md). */
+export function canDeleteSupercuration(viewer: Viewer | null, c: SupercurationAccess): boolean {
+  return isSupercurationOwner(viewer, c);
+}
+
+/** Editors (owner and collaborators) manage tags and resources. */
+export const canManageTags = canEditSupercuration;
+export const canManageResources = canEditSupercuration;
+
+/** Editors search for and add collaborators: SPEC §6 gives collaborators the owner's edit rights. */
+export const canAddCollaborator = canEditSupercuration;
+
+/**
+ * Removing a collaborator: the owner removes anyone; a collaborator removes only themselves
+ * (leaves the collection). Removing another editor is the owner's call (docs/decisions.md).
+ */
+export function canRemoveCollaborator(viewer: Viewer | null, c: SupercurationAccess, collaboratorId: string): boolean {
+  if (!viewer) return false;
+  if (viewer.id === c.ownerId) return true;
+  return c.viewerIsCollaborator && viewer.id === collaboratorId;
+}
+
+/** SPEC §6: visitors (and anyone) may subscribe by e-mail to a public collection; private ones have no subscribers. */
+export function canSubscribeByEmail(c: SupercurationAccess): boolean {
+  return c.isPublic;
 }

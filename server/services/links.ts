@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import {
   type CreateLink,
@@ -19,6 +19,17 @@ import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { canDeleteLink, canEditLink, canRepostLink } from '../policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
+import {
+  addToCollections,
+  assertEditableCollections,
+  collectionAccess,
+  decrement,
+  duplicateLink,
+  increment,
+  lockCollections,
+  removeFromCollections,
+  toAccess,
+} from './memberships';
 import { avatarUrl } from './profiles';
 import { assertOwnTopics } from './topics';
 
@@ -26,16 +37,12 @@ type Q = Kysely<Database>;
 export type LinkListParams = z.output<typeof linkListQuerySchema>;
 
 const now = () => new Date().toISOString();
-const newLinkId = () => randomBytes(12).toString('hex');
-/** A counter minus one, never below 0 (SPEC §4). */
-const decrement = (column: string): RawBuilder<number> =>
-  sql<number>`case when ${sql.ref(column)} > 0 then ${sql.ref(column)} - 1 else 0 end`;
-const increment = (column: string): RawBuilder<number> => sql<number>`${sql.ref(column)} + 1`;
+export const newLinkId = () => randomBytes(12).toString('hex');
 
 // ---------------------------------------------------------------------------------------------
 // Reading: rows, then the page's topics, likes and collections in three batched queries.
 
-function linkRows(db: Q) {
+export function linkRows(db: Q) {
   return db
     .selectFrom('links')
     .leftJoin('user', 'user.id', 'links.user_id')
@@ -43,32 +50,16 @@ function linkRows(db: Q) {
     .selectAll('links')
     .select(['user.name as author_name', 'profiles.avatar_key as author_avatar_key']);
 }
-type LinkRow = Awaited<ReturnType<ReturnType<typeof linkRows>['executeTakeFirstOrThrow']>>;
+export type LinkRow = Awaited<ReturnType<ReturnType<typeof linkRows>['executeTakeFirstOrThrow']>>;
 
-/** Collections (with the facts their policies need), as seen by `viewerId`. */
-function collectionAccess(db: Q, viewerId: string | null) {
-  return db
-    .selectFrom('supercurations as s')
-    .leftJoin('collaborators as c', (join) =>
-      join.onRef('c.supercuration_id', '=', 's.id').on('c.user_id', '=', viewerId ?? ''),
-    )
-    .select(['s.id as supercuration_id', 's.user_id as owner_id', 's.is_public', 'c.user_id as collaborator_id']);
-}
-
-const toAccess = (r: { owner_id: string; is_public: number; collaborator_id: string | null }): SupercurationAccess => ({
-  ownerId: r.owner_id,
-  isPublic: Number(r.is_public) === 1,
-  viewerIsCollaborator: r.collaborator_id !== null,
-});
-
-interface Membership extends SupercurationAccess {
+export interface Membership extends SupercurationAccess {
   linkId: string;
   supercurationId: string;
   tags: string[];
 }
 
 /** Every collection containing one of the links, with that collection's tags on it. */
-async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
+export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
   if (linkIds.length === 0) return [];
   const rows = await collectionAccess(db, viewerId)
     .innerJoin('supercuration_links as sl', 'sl.supercuration_id', 's.id')
@@ -90,12 +81,13 @@ async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]):
       m = { linkId: r.link_id, supercurationId: r.supercuration_id, tags: [], ...toAccess(r) };
       byKey.set(key, m);
     }
-    if (r.tag !== null) m.tags.push(r.tag);
+    // Names are unique per category; two categories may share one, shown once.
+    if (r.tag !== null && !m.tags.includes(r.tag)) m.tags.push(r.tag);
   }
   return [...byKey.values()];
 }
 
-async function toLinks(db: Q, rows: LinkRow[], viewer: Viewer | null): Promise<Link[]> {
+export async function toLinks(db: Q, rows: LinkRow[], viewer: Viewer | null): Promise<Link[]> {
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
   const [topics, likes, memberships] = await Promise.all([
@@ -165,30 +157,63 @@ const SORTS = {
   most_liked: { keys: ['likes_count', 'created_at', 'id'], direction: 'desc' },
 } as const;
 type Sort = keyof typeof SORTS;
-type CursorValue = string | number;
+export type CursorValue = string | number;
 
-const WINDOW_MS = { today: 24 * 3600_000, week: 7 * 24 * 3600_000, month: 30 * 24 * 3600_000 } as const;
+export const WINDOW_MS = { today: 24 * 3600_000, week: 7 * 24 * 3600_000, month: 30 * 24 * 3600_000 } as const;
 
-/** The opaque cursor: the sort keys of a page's last link, in base64url JSON. */
-export function encodeCursor(sort: Sort, row: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify([sort, ...SORTS[sort].keys.map((k) => row[k])])).toString('base64url');
+/** The start of a time window (SPEC §9: today = 24 h, week = 7 days, month = 30 days), or null for all time. */
+export function windowStart(window: 'all' | keyof typeof WINDOW_MS, at = Date.now()): string | null {
+  return window === 'all' ? null : new Date(at - WINDOW_MS[window]).toISOString();
 }
 
-export function decodeCursor(sort: Sort, cursor: string): CursorValue[] {
+/** An opaque keyset cursor: a tag naming the sort, then the sort keys of a page's last row, in base64url JSON. */
+export function encodeKeyset(tag: string, values: readonly unknown[]): string {
+  return Buffer.from(JSON.stringify([tag, ...values])).toString('base64url');
+}
+
+/** The values of a cursor made by encodeKeyset with the same tag and key types; else 400 'Invalid page cursor'. */
+export function decodeKeyset(tag: string, types: readonly ('string' | 'number')[], cursor: string): CursorValue[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     parsed = null;
   }
-  const keys = SORTS[sort].keys;
   const valid =
     Array.isArray(parsed) &&
-    parsed.length === keys.length + 1 &&
-    parsed[0] === sort &&
-    keys.every((k, i) => typeof parsed[i + 1] === (k === 'likes_count' ? 'number' : 'string'));
+    parsed.length === types.length + 1 &&
+    parsed[0] === tag &&
+    types.every((t, i) => typeof parsed[i + 1] === t);
   if (!valid) throw badRequest(LINK_MESSAGES.invalidCursor);
   return (parsed as CursorValue[]).slice(1);
+}
+
+/** `(a, b, c) < (?, ?, ?)` (or `>`): one range bound on an index of the same columns. */
+export function keysetAfter(columns: readonly string[], direction: 'asc' | 'desc', values: readonly CursorValue[]) {
+  const refs = sql.join(columns.map((c) => sql.ref(c)));
+  return sql<boolean>`(${refs}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${sql.join([...values])})`;
+}
+
+const keyTypes = (sort: Sort) =>
+  SORTS[sort].keys.map((k): 'string' | 'number' => (k === 'likes_count' ? 'number' : 'string'));
+
+/** The opaque cursor: the sort keys of a page's last link, in base64url JSON. */
+export function encodeCursor(sort: Sort, row: Record<string, unknown>): string {
+  return encodeKeyset(sort, SORTS[sort].keys.map((k) => row[k]));
+}
+
+export function decodeCursor(sort: Sort, cursor: string): CursorValue[] {
+  return decodeKeyset(sort, keyTypes(sort), cursor);
+}
+
+/** Words of a search box as LIKE patterns (case-insensitive, wildcards escaped), at most 8. */
+export function likePatterns(q: string): string[] {
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 8)
+    .map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
 }
 
 /** The query of one feed page (one row more than a page, to learn whether there is more). */
@@ -199,7 +224,8 @@ export function feedQuery(db: Q, viewerId: string, q: LinkListParams, at = Date.
     q.scope === 'mine'
       ? query.where('links.in_main_feed', '=', 1)
       : query.where('links.original_post_id', 'is not', null);
-  if (q.window !== 'all') query = query.where('links.created_at', '>=', new Date(at - WINDOW_MS[q.window]).toISOString());
+  const since = windowStart(q.window, at);
+  if (since) query = query.where('links.created_at', '>=', since);
   if (q.format) query = query.where('links.format', '=', q.format);
   const topic = q.topic;
   if (topic) {
@@ -212,12 +238,15 @@ export function feedQuery(db: Q, viewerId: string, q: LinkListParams, at = Date.
       ),
     );
   }
+  // Search among the viewer's own links (the 'Add New Resource' dialog): every word in the title or description.
+  for (const pattern of q.q ? likePatterns(q.q) : []) {
+    query = query.where(
+      sql<boolean>`(lower(links.title) like ${pattern} escape '\\' or lower(links.description) like ${pattern} escape '\\')`,
+    );
+  }
   if (q.cursor) {
     // Row-value comparison: one range bound on the index, unlike `a < ? or (a = ? and id < ?)`.
-    const values = decodeCursor(q.sort, q.cursor);
-    const columns = sql.join(keys.map((k) => sql.ref(`links.${k}`)));
-    const op = sql.raw(direction === 'desc' ? '<' : '>');
-    query = query.where(sql<boolean>`(${columns}) ${op} (${sql.join(values)})`);
+    query = query.where(keysetAfter(keys.map((k) => `links.${k}`), direction, decodeCursor(q.sort, q.cursor)));
   }
   for (const k of keys) query = query.orderBy(`links.${k}`, direction);
   return query.limit(FEED_PAGE_SIZE + 1);
@@ -238,33 +267,6 @@ export async function listLinks(db: Db, viewer: Viewer, q: LinkListParams): Prom
 // ---------------------------------------------------------------------------------------------
 // Writing: each use case is one transaction, counters included.
 
-/** The collections, each of which must exist and be editable by the viewer, else 404 (no existence leak). */
-async function assertEditableCollections(trx: Q, viewer: Viewer, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const rows = await collectionAccess(trx, viewer.id).where('s.id', 'in', ids).execute();
-  if (rows.length !== ids.length || !rows.every((r) => canEditSupercuration(viewer, toAccess(r)))) {
-    throw notFound(LINK_MESSAGES.supercurationNotFound);
-  }
-}
-
-/** Adds a link to collections, links_count + 1 each (SPEC §4). */
-async function addToCollections(trx: Q, linkId: string, viewer: Viewer, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const at = now();
-  await trx
-    .insertInto('supercuration_links')
-    .values(ids.map((id) => ({ supercuration_id: id, link_id: linkId, added_by: viewer.id, created_at: at })))
-    .execute();
-  await trx.updateTable('supercurations').set({ links_count: increment('links_count') }).where('id', 'in', ids).execute();
-}
-
-/** Removes a link (and its tags there) from collections, links_count - 1 each, never below 0. */
-async function removeFromCollections(trx: Q, linkId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await trx.deleteFrom('supercuration_links').where('link_id', '=', linkId).where('supercuration_id', 'in', ids).execute();
-  await trx.updateTable('supercurations').set({ links_count: decrement('links_count') }).where('id', 'in', ids).execute();
-}
-
 async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
   await assertOwnTopics(trx, authorId, topicIds);
   await trx.deleteFrom('link_topics').where('link_id', '=', linkId).execute();
@@ -275,31 +277,40 @@ async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds:
     .execute();
 }
 
-/** SPEC §5 + §4: a new link, its topics and its collection memberships (with links_count), at once. */
+/** Inserts a new link of the viewer's with its topics (inside the caller's transaction). */
+export async function insertLink(trx: Q, viewer: Viewer, id: string, input: CreateLink): Promise<void> {
+  const at = now();
+  await trx
+    .insertInto('links')
+    .values({
+      id,
+      user_id: viewer.id,
+      url: input.url ?? null,
+      title: input.title,
+      description: input.description,
+      thumbnail_url: input.thumbnailUrl ?? null,
+      link_text: input.linkText,
+      format: input.format ?? null,
+      is_original_content: input.isOriginalContent ? 1 : 0,
+      in_main_feed: input.inMainFeed === false ? 0 : 1,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await replaceTopics(trx, id, viewer.id, input.topicIds);
+}
+
+/**
+ * SPEC §5 + §4: a new link, its topics and its collection memberships (with links_count), at once.
+ * A collection that already has a link with this URL refuses it (409) and nothing is written.
+ */
 export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Promise<Link> {
   const id = newLinkId();
   const collections = [...new Set(input.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
+    await lockCollections(trx, db.dialect, collections);
     await assertEditableCollections(trx, viewer, collections);
-    const at = now();
-    await trx
-      .insertInto('links')
-      .values({
-        id,
-        user_id: viewer.id,
-        url: input.url ?? null,
-        title: input.title,
-        description: input.description,
-        thumbnail_url: input.thumbnailUrl ?? null,
-        link_text: input.linkText,
-        format: input.format ?? null,
-        is_original_content: input.isOriginalContent ? 1 : 0,
-        in_main_feed: input.inMainFeed === false ? 0 : 1,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    await replaceTopics(trx, id, viewer.id, input.topicIds);
+    await insertLink(trx, viewer, id, input);
     await addToCollections(trx, id, viewer, collections);
   });
   return (await getLink(db, id, viewer)) as Link;
@@ -318,17 +329,6 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
     if (!canEditLink(viewer, { userId: link.user_id }, memberships)) throw forbidden(LINK_MESSAGES.cannotEditLink);
 
     if (changes.topicIds) await replaceTopics(trx, id, link.user_id, [...new Set(changes.topicIds)]);
-    if (changes.supercurationIds) {
-      const wanted = new Set(changes.supercurationIds);
-      const current = new Set(memberships.map((m) => m.supercurationId));
-      const added = [...wanted].filter((c) => !current.has(c));
-      const removed = memberships
-        .filter((m) => !wanted.has(m.supercurationId) && canEditSupercuration(viewer, m))
-        .map((m) => m.supercurationId);
-      await assertEditableCollections(trx, viewer, added);
-      await addToCollections(trx, id, viewer, added);
-      await removeFromCollections(trx, id, removed);
-    }
     await trx
       .updateTable('links')
       .set({
@@ -344,6 +344,32 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       })
       .where('id', '=', id)
       .execute();
+    if (changes.url !== undefined && changes.url !== null) {
+      // The new URL must not duplicate another link's in one of the link's collections (SPEC §5).
+      const clash = await trx
+        .selectFrom('supercuration_links as mine')
+        .innerJoin('supercuration_links as other', 'other.supercuration_id', 'mine.supercuration_id')
+        .innerJoin('links as l', 'l.id', 'other.link_id')
+        .select('mine.supercuration_id')
+        .where('mine.link_id', '=', id)
+        .where('other.link_id', '!=', id)
+        .where('l.url', '=', changes.url)
+        .limit(1)
+        .executeTakeFirst();
+      if (clash) throw duplicateLink();
+    }
+    if (changes.supercurationIds) {
+      const wanted = new Set(changes.supercurationIds);
+      const current = new Set(memberships.map((m) => m.supercurationId));
+      const added = [...wanted].filter((c) => !current.has(c));
+      const removed = memberships
+        .filter((m) => !wanted.has(m.supercurationId) && canEditSupercuration(viewer, m))
+        .map((m) => m.supercurationId);
+      await lockCollections(trx, db.dialect, [...added, ...removed]);
+      await assertEditableCollections(trx, viewer, added);
+      await addToCollections(trx, id, viewer, added);
+      await removeFromCollections(trx, id, removed);
+    }
   });
   return (await getLink(db, id, viewer)) as Link;
 }
@@ -358,6 +384,13 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
       .executeTakeFirst();
     if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
     if (!canDeleteLink(viewer, { userId: link.user_id })) throw forbidden(LINK_MESSAGES.onlyOwnLinksDeleted);
+    // The same lock order as every membership change, so concurrent writers never deadlock.
+    const collections = await trx.selectFrom('supercuration_links').select('supercuration_id').where('link_id', '=', id).execute();
+    await lockCollections(
+      trx,
+      db.dialect,
+      collections.map((c) => c.supercuration_id),
+    );
     await trx
       .updateTable('supercurations')
       .set({ links_count: decrement('links_count') })
@@ -469,4 +502,28 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
     await trx.updateTable('links').set({ reposts_count: increment('reposts_count') }).where('id', '=', original.id).execute();
   });
   return (await getLink(db, copyId, viewer)) as Link;
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Already shared" (the browser extension's badge and edit mode).
+
+/**
+ * The viewer's own link with this URL (already normalised like a shared URL), or with the same
+ * URL without its #fragment: the original before reposts, then the oldest — the one 'Add New
+ * Resource' reuses. Null when they haven't shared it.
+ */
+export async function findOwnLinkByUrl(db: Db, viewer: Viewer, url: string): Promise<Link | null> {
+  const hash = url.indexOf('#');
+  const candidates = hash === -1 ? [url] : [url, url.slice(0, hash)];
+  const row = await linkRows(db.kysely)
+    .where('links.user_id', '=', viewer.id)
+    .where('links.url', 'in', candidates)
+    .orderBy((eb) => eb.case().when('links.original_post_id', 'is', null).then(0).else(1).end())
+    .orderBy('links.created_at')
+    .orderBy('links.id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const [link] = await toLinks(db.kysely, [row], viewer);
+  return link ?? null;
 }

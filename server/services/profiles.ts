@@ -2,6 +2,7 @@ import type { ProfileChanges, UserProfile } from '../../shared/domain';
 import type { Db } from '../db';
 import type { ObjectStorage } from '../storage/uploads';
 import { newAvatarKey, reencodeAvatar } from './avatars';
+import { isSubscribed } from './subscriptions';
 import { seedDefaultTopics } from './topics';
 
 const now = () => new Date().toISOString();
@@ -44,13 +45,15 @@ export function avatarUrl(userId: string, avatarKey: string | null): string {
 }
 
 /**
- * A user's profile as `viewerId` may see it (the e-mail only to the user themself), or null.
+ * A user's profile as `viewerId` may see it (the e-mail only to the user themself; whether the
+ * viewer subscribes to them only to another signed-in user), or null.
  * A user whose profile row is missing gets one created (SPEC §4: "loaded, or created if missing").
  */
 export async function getProfile(db: Db, userId: string, viewerId: string | null): Promise<UserProfile | null> {
   const row = await profileQuery(db).where('user.id', '=', userId).executeTakeFirst();
   if (!row) return null;
   if (!row.profile_id) await createProfile(db, userId);
+  const viewerSubscribes = viewerId && viewerId !== row.id ? await isSubscribed(db, viewerId, row.id) : undefined;
   return {
     id: row.id,
     name: row.name,
@@ -62,6 +65,7 @@ export async function getProfile(db: Db, userId: string, viewerId: string | null
     createdAt: new Date(row.createdAt).toISOString(),
     subscriptionsCount: row.subscriptions_count ?? 0,
     subscribersCount: row.subscribers_count ?? 0,
+    ...(viewerSubscribes !== undefined ? { isSubscribed: viewerSubscribes } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import type {
   TopicInput,
   UpdateLinkInput,
 } from '../domain/links';
+import type { BatchShareInput, BatchShareResult } from '../domain/import';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
 import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
 import type {
@@ -34,6 +35,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** The rest of the error body, e.g. `index` of a refused batch item. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -75,8 +78,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     const text = await res.text();
     const data: unknown = text ? safeJson(text) : undefined;
     if (!res.ok) {
-      const err = (data ?? {}) as Partial<ApiErrorBody>;
-      throw new ApiError(res.status, err.error ?? fallback, err.code);
+      const { error, code, ...details } = (data && typeof data === 'object' ? data : {}) as Partial<ApiErrorBody>;
+      throw new ApiError(res.status, error ?? fallback, code, details);
     }
     return data as T;
   }
@@ -167,6 +170,15 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       }),
     getLink: (id: string, signal?: AbortSignal) =>
       request<Link>(`/links/${encodeURIComponent(id)}`, { signal, fallback: 'Failed to load link details' }),
+    /** The viewer's own link with this URL (normalised as when sharing), or null when they haven't shared it. */
+    lookupLink: async (url: string, signal?: AbortSignal): Promise<Link | null> => {
+      try {
+        return await request<Link>(`/links/lookup${queryString({ url })}`, { signal, fallback: 'Failed to load link details' });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
     createLink: (input: CreateLinkInput) =>
       request<Link>('/links', { method: 'POST', body: input, fallback: 'Failed to share link' }),
     updateLink: (id: string, input: UpdateLinkInput) =>
@@ -189,6 +201,12 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         body: {},
         fallback: 'Failed to repost link',
       }),
+    /**
+     * Shares up to 100 links at once (POST /api/links/batch), all or none; a refused item fails
+     * with its `index` in `ApiError.details`.
+     */
+    shareLinks: (input: BatchShareInput) =>
+      request<BatchShareResult>('/links/batch', { method: 'POST', body: input, fallback: 'Failed to share links' }),
     preview: (url: string, signal?: AbortSignal) =>
       request<LinkPreview>(`/preview${queryString({ url })}`, { signal, fallback: 'Failed to fetch link preview' }),
     /** Uploads an image (thumbnail) and returns its URL on our server. */
@@ -238,6 +256,12 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     /** Owner only. */
     deleteSupercuration: (id: string) =>
       request<void>(`/supercurations/${seg(id)}`, { method: 'DELETE', fallback: 'Failed to delete supercuration' }),
+    /** A user's public collections, newest first, 24 a page (their profile's 'Public Supercurations'). */
+    userSupercurations: (userId: string, cursor?: string, signal?: AbortSignal) =>
+      request<Page<SupercurationSummary>>(`/users/${seg(userId)}/supercurations${queryString({ cursor })}`, {
+        signal,
+        fallback: 'Failed to fetch supercurations',
+      }),
     /** Collections the viewer may add links to (own + collaborating), for 'Add to Supercurations'. */
     mySupercurationChoices: (signal?: AbortSignal) =>
       request<SupercurationChoice[]>('/supercurations/choices', { signal, fallback: 'Failed to fetch supercurations' }),

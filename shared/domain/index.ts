@@ -6,3 +6,5 @@ export * from './links';
 export * from './supercurations';
 export * from './subscriptions';
 export * from './csv';
+export * from './extract-urls';
+export * from './import';

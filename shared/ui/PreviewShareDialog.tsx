@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { DEFAULT_LINK_TEXT } from '../domain/constants';
 import {
   DESCRIPTION_MAX_LENGTH,
@@ -62,6 +62,8 @@ export interface PreviewShareDialogProps {
   createTopic: (input: TopicInput) => Promise<Topic>;
   /** Origin of our server, to show thumbnails (uploads, proxied images) where the page is elsewhere (the extension). */
   assetBaseUrl?: string;
+  /** More of the form, after the topics (e.g. a collection's tags for one of its resources). */
+  children?: ReactNode;
 }
 
 /** The Preview & Share modal of SPEC §2: shares a new link or (mode 'edit') updates one. */
@@ -84,12 +86,16 @@ export function PreviewShareDialog({ open, onOpenChange, mode = 'create', ...for
   );
 }
 
-type ShareFormProps = Omit<PreviewShareDialogProps, 'open' | 'onOpenChange' | 'mode'> & {
+export type ShareFormProps = Omit<PreviewShareDialogProps, 'open' | 'onOpenChange' | 'mode'> & {
   mode: 'create' | 'edit';
   onDone: () => void;
 };
 
-function ShareForm({
+/**
+ * The dialog's form. The extension renders it as a page, inside a bare `<Dialog open>` root (no
+ * modal content) so that Cancel still reports `onOpenChange(false)`.
+ */
+export function ShareForm({
   mode,
   onDone,
   initialValues,
@@ -99,6 +105,7 @@ function ShareForm({
   uploadImage,
   createTopic,
   assetBaseUrl = '',
+  children,
 }: ShareFormProps) {
   const [values, setValues] = useState<ShareFormValues>({ ...EMPTY_SHARE_FORM, ...initialValues });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -228,6 +235,8 @@ function ShareForm({
           onChange={(ids) => set('supercurationIds', ids)}
         />
       )}
+
+      {children}
 
       <FormError message={formError} />
       <DialogFooter>

@@ -280,9 +280,7 @@ describeEachDatabase(
 
     it('stops reading a huge page at 2 MB and still answers from its head', async () => {
       site.hugeSent = 0;
-      const started = Date.now();
       expect((await user.api.preview(fresh('/huge'))).title).toBe('Huge page');
-      expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
       await expect.poll(() => site.hugeSent).toBeGreaterThan(0);
       expect(site.hugeSent).toBeLessThan(16 * MB);
     });
@@ -298,9 +296,8 @@ describeEachDatabase(
       const started = Date.now();
       const url = fresh('/slow');
       expect(await user.api.preview(url)).toMatchObject({ title: '127.0.0.1', description: LINK_MESSAGES.noPreview });
-      const elapsed = Date.now() - started;
-      expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-      expect(elapsed).toBeLessThan(TIMEOUT_MS + 2000);
+      // It waited for the page (no upper bound: wall-clock limits are for the bench, not tests).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     });
 
     it('uses what arrived of a page whose body stalls', async () => {

@@ -32,6 +32,16 @@ function postgres(adminUrl: string): TestDatabase {
           const client = new pg.Client({ connectionString: adminUrl });
           await client.connect();
           try {
+            // pg's pool.end() resolves before its sockets have closed; a forced drop would then
+            // terminate those backends and their clients would raise 57P01 as an uncaught error.
+            for (let i = 0; i < 100; i += 1) {
+              const { rows } = await client.query<{ n: number }>(
+                'select count(*)::int as n from pg_stat_activity where datname = $1',
+                [name],
+              );
+              if ((rows[0]?.n ?? 0) === 0) break;
+              await new Promise((resolve) => setTimeout(resolve, 20));
+            }
             await client.query(`drop database if exists ${name} with (force)`);
           } finally {
             await client.end();

@@ -1,4 +1,4 @@
-import type { LinkListQuery } from '../../shared/domain';
+import type { DirectoryQuery, LinkListQuery, ResourceListQuery, SupercurationListQuery } from '../../shared/domain';
 
 /** TanStack Query keys used by more than one feature. */
 export const queryKeys = {
@@ -7,9 +7,23 @@ export const queryKeys = {
   user: (id: string) => ['users', id] as const,
   /** Every cached link list and link. */
   links: ['links'] as const,
+  /** Every cached list of links (feeds, a collection's resources, saved posts): likes and edits patch them all. */
   feeds: ['links', 'feed'] as const,
   feed: (filters: Omit<LinkListQuery, 'cursor'>) => ['links', 'feed', filters] as const,
+  /** A collection's resources: a list of links like a feed, so like, edit and delete reach it. */
+  resources: (supercurationId: string, filters: Omit<ResourceListQuery, 'cursor'>) =>
+    ['links', 'feed', { supercurationId, ...filters }] as const,
   link: (id: string) => ['links', 'detail', id] as const,
   preview: (url: string) => ['preview', url] as const,
   topics: ['topics'] as const,
+  /** Every cached collection and list of collections. */
+  supercurations: ['supercurations'] as const,
+  supercurationList: (filters: Omit<SupercurationListQuery, 'cursor'>) => ['supercurations', 'list', filters] as const,
+  directory: (filters: Omit<DirectoryQuery, 'cursor'>) => ['supercurations', 'directory', filters] as const,
+  userSupercurations: (userId: string) => ['supercurations', 'user', userId] as const,
+  supercuration: (id: string) => ['supercurations', 'detail', id] as const,
+  publicSupercuration: (slug: string) => ['supercurations', 'public', slug] as const,
+  supercurationChoices: ['supercurations', 'choices'] as const,
+  /** Collaborator searches of a collection (the typed text follows). */
+  collaboratorSearch: (id: string) => ['supercurations', 'candidates', id] as const,
 };

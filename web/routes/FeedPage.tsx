@@ -4,6 +4,7 @@ import { Button } from '../../shared/ui/primitives/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../shared/ui/primitives/tabs';
 import { OfflineBanner } from '../components/OfflineBanner';
 import { PageHeader } from '../components/PageHeader';
+import { BatchImport } from '../features/import/BatchImport';
 import { AddLinkBox } from '../features/links/AddLinkBox';
 import { FeedList } from '../features/links/FeedList';
 import { useFeedFilters, type FeedScope } from '../features/links/feedFilters';
@@ -36,6 +37,7 @@ export function FeedPage() {
       />
       <OfflineBanner>your feed will reload when the connection is back.</OfflineBanner>
       <AddLinkBox />
+      <BatchImport />
 
       <Tabs value={filters.scope} onValueChange={(scope) => update({ scope: scope as FeedScope })} className="mt-8">
         <div className="flex flex-wrap items-center justify-between gap-3">

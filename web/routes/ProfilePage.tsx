@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { CalendarDays, CircleAlert, Globe, Layers, MapPin, UserRoundPen, UserX } from 'lucide-react';
+import { CalendarDays, CircleAlert, Globe, MapPin, Rss, UserRoundPen, UserX } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/client';
 import { displayHost, MSG, type UserProfile } from '../../shared/domain';
@@ -9,6 +9,8 @@ import { Avatar } from '../../shared/ui/primitives/avatar';
 import { Button } from '../../shared/ui/primitives/button';
 import { Card } from '../../shared/ui/primitives/card';
 import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
+import { SubscribeButton } from '../features/following/SubscribeButton';
+import { ProfileSupercurations } from '../features/supercurations/ProfileSupercurations';
 import { useCurrentUser } from '../layouts/ProtectedLayout';
 import { api } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
@@ -42,7 +44,8 @@ export function ProfilePage() {
 }
 
 function Profile({ user }: { user: UserProfile }) {
-  const isOwn = useCurrentUser().id === user.id;
+  const viewer = useCurrentUser();
+  const isOwn = viewer.id === user.id;
   const openEditProfile = useEditProfileDialog((s) => s.setOpen);
   const websiteHost = user.website ? displayHost(user.website) : null;
   const joined = new Date(user.createdAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
@@ -58,11 +61,13 @@ function Profile({ user }: { user: UserProfile }) {
                 <h1 className="text-2xl font-bold tracking-tight break-words">{user.name}</h1>
                 {user.email && <p className="text-sm break-all text-muted-foreground">{user.email}</p>}
               </div>
-              {isOwn && (
+              {isOwn ? (
                 <Button variant="outline" onClick={() => openEditProfile(true)}>
                   <UserRoundPen aria-hidden="true" />
                   Edit profile
                 </Button>
+              ) : (
+                <SubscribeButton user={user} viewerId={viewer.id} />
               )}
             </div>
             {user.bio && <p className="whitespace-pre-line">{user.bio}</p>}
@@ -90,6 +95,17 @@ function Profile({ user }: { user: UserProfile }) {
                 <CalendarDays aria-hidden="true" className="size-4" />
                 Joined {joined}
               </li>
+              <li className="flex items-center gap-1.5">
+                <Rss aria-hidden="true" className="size-4" />
+                <a
+                  href={api.userFeedUrl(user.id)}
+                  type="application/rss+xml"
+                  aria-label={`RSS feed of the links ${user.name} shares`}
+                  className="font-medium text-primary underline-offset-4 hover:underline"
+                >
+                  RSS
+                </a>
+              </li>
             </ul>
             <dl className="flex gap-6 pt-1">
               <div className="flex flex-col-reverse">
@@ -105,12 +121,7 @@ function Profile({ user }: { user: UserProfile }) {
         </div>
       </Card>
 
-      <section aria-labelledby="public-supercurations" className="mt-10">
-        <h2 id="public-supercurations" className="mb-4 text-lg font-semibold">
-          Public Supercurations
-        </h2>
-        <EmptyState icon={Layers} title="No public supercurations yet" level={3} />
-      </section>
+      <ProfileSupercurations userId={user.id} />
     </>
   );
 }

@@ -1,12 +1,39 @@
-import { Layers, Plus } from 'lucide-react';
-import { Link } from 'react-router';
+import { Layers, Plus, SearchX } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import { SUPERCURATION_MESSAGES } from '../../shared/domain';
+import { Button } from '../../shared/ui/primitives/button';
+import { ToggleChip } from '../../shared/ui/primitives/toggle-chip';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
-import { Button } from '../../shared/ui/primitives/button';
+import { publicPath } from '../features/supercurations/paths';
+import { useSupercurationList } from '../features/supercurations/queries';
+import { SupercurationCard } from '../features/supercurations/SupercurationCard';
+import { SupercurationResults } from '../features/supercurations/SupercurationResults';
+import { TopicFilter } from '../features/topics/TopicFilter';
+import { useTopics } from '../features/topics/useTopics';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
+/** /supercurations: own and collaborating collections and others' public ones; ?scope=mine&topic=ai. */
 export function SupercurationsPage() {
   useDocumentTitle('My Supercurations');
+  const [params, setParams] = useSearchParams();
+  const scope = params.get('scope') === 'mine' ? 'mine' : 'all';
+  const topic = params.get('topic') ?? undefined;
+  const topics = useTopics();
+  const list = useSupercurationList({ scope, topic });
+
+  function update(key: 'scope' | 'topic', value: string | undefined) {
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
   return (
     <>
       <PageHeader
@@ -21,10 +48,50 @@ export function SupercurationsPage() {
           </Button>
         }
       />
-      <EmptyState
-        icon={Layers}
-        title="No supercurations yet"
-        description="Create your first supercuration to group links into a collection you can share."
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <div role="group" aria-label="Show" className="flex gap-2">
+          <ToggleChip pressed={scope === 'all'} onClick={() => update('scope', undefined)}>
+            All
+          </ToggleChip>
+          <ToggleChip pressed={scope === 'mine'} onClick={() => update('scope', 'mine')}>
+            Mine
+          </ToggleChip>
+        </div>
+        <TopicFilter topics={topics.data ?? []} value={topic} onChange={(id) => update('topic', id)} />
+      </div>
+      <SupercurationResults
+        query={list}
+        label="Supercurations"
+        skeletons={6}
+        renderCard={(s) => (
+          <SupercurationCard
+            supercuration={s}
+            manage={s.canEdit}
+            to={s.canEdit || !s.slug ? `/supercurations/${s.id}` : publicPath(s.slug)}
+          />
+        )}
+        empty={
+          topic ? (
+            <EmptyState icon={SearchX} title={SUPERCURATION_MESSAGES.noneFound} description="Try another topic.">
+              <Button variant="outline" onClick={() => update('topic', undefined)}>
+                Clear filter
+              </Button>
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon={Layers}
+              title="No supercurations yet"
+              description="Create your first supercuration to group links into a collection you can share."
+            >
+              <Button asChild>
+                <Link to="/supercurations/new">
+                  <Plus aria-hidden="true" />
+                  New Supercuration
+                </Link>
+              </Button>
+            </EmptyState>
+          )
+        }
       />
     </>
   );

@@ -2,8 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Send } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { displayHost, LINK_MESSAGES, normalizeUrl, PREVIEW_DEBOUNCE_MS, type LinkPreview } from '../../../shared/domain';
+import {
+  displayHost,
+  LINK_MESSAGES,
+  normalizeUrl,
+  PREVIEW_DEBOUNCE_MS,
+  type CreateLinkInput,
+  type Link,
+  type LinkPreview,
+} from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
+import { cn } from '../../../shared/ui/cn';
 import { Card } from '../../../shared/ui/primitives/card';
 import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Input } from '../../../shared/ui/primitives/input';
@@ -14,12 +23,20 @@ import { queryKeys } from '../../lib/queryKeys';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { ShareNewLinkDialog } from './LinkFormDialogs';
 
+interface AddLinkBoxProps {
+  /** Saves the link elsewhere than the feed (a collection's 'Add New Resource'); the feed by default. */
+  share?: (input: CreateLinkInput) => Promise<Link>;
+  /** After a successful share; 'Link shared' is toasted when absent. */
+  onShared?: (link: Link) => void;
+  className?: string;
+}
+
 /**
  * The link-adding box of My Feed: a URL, its preview after a PREVIEW_DEBOUNCE_MS pause, and
  * 'Share', which opens Preview & Share prefilled. Share is disabled while the input is empty, the
  * preview loads, or there is none.
  */
-export function AddLinkBox() {
+export function AddLinkBox({ share, onShared, className }: AddLinkBoxProps) {
   const [input, setInput] = useState('');
   const [dialogOpen, setDialogOpen] = useState(false);
   const typed = input.trim();
@@ -42,7 +59,7 @@ export function AddLinkBox() {
   }
 
   return (
-    <Card className="p-4 sm:p-5">
+    <Card className={cn('p-4 sm:p-5', className)}>
       <form onSubmit={onSubmit} aria-label="Add a link" className="grid gap-3">
         <Label htmlFor="add-link-url">
           Share a link
@@ -83,9 +100,11 @@ export function AddLinkBox() {
             description: preview.data.description,
             thumbnailUrl: preview.data.thumbnailUrl ?? '',
           }}
-          onShared={() => {
+          share={share}
+          onShared={(link) => {
             setInput('');
-            toast.success('Link shared');
+            if (onShared) onShared(link);
+            else toast.success('Link shared');
           }}
         />
       )}

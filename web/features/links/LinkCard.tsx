@@ -1,5 +1,5 @@
 import { Link2, Pencil, Share2, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { displayHost, TRUNCATE_LENGTH, type Link, type Topic } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
@@ -18,93 +18,154 @@ import { ShareLinkDialog } from './ShareLinkDialog';
 interface LinkCardProps {
   link: Link;
   topicsById: Map<string, Topic>;
-  selected: boolean;
-  onSelectedChange: (selected: boolean) => void;
+  /** With onSelectedChange, the card has a selection checkbox (My Feed). */
+  selected?: boolean;
+  onSelectedChange?: (selected: boolean) => void;
+  /** 'list' (default): picture on the side; 'grid': picture on top, for a grid of cards. */
+  layout?: 'list' | 'grid';
+  /** Replaces the Edit and Delete buttons (e.g. a collection's edit and remove). */
+  actions?: ReactNode;
+  /** Shown below the description (e.g. the link's tags in a collection). */
+  children?: ReactNode;
 }
 
-/** A link in My Feed: picture, title, description, tags, author and time, and its actions. */
-export function LinkCard({ link, topicsById, selected, onSelectedChange }: LinkCardProps) {
+/** A link card: picture, title, description, tags, author and time, and its actions. */
+export function LinkCard({
+  link,
+  topicsById,
+  selected = false,
+  onSelectedChange,
+  layout = 'list',
+  actions,
+  children,
+}: LinkCardProps) {
   const [dialog, setDialog] = useState<'share' | 'edit' | 'delete' | null>(null);
   const titleId = `link-${link.id}-title`;
   const title = truncate(link.title, TRUNCATE_LENGTH);
   const host = link.url ? displayHost(link.url) : null;
   const closeDialog = (open: boolean) => !open && setDialog(null);
+  const grid = layout === 'grid';
 
+  const heading = (
+    <div className="min-w-0 space-y-1.5">
+      <LinkTags link={link} topicsById={topicsById} />
+      <h3 id={titleId} className="leading-snug font-semibold break-words" title={title.cut ? link.title : undefined}>
+        <RouterLink
+          to={`/links/${link.id}`}
+          className="rounded-sm outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          {title.text}
+        </RouterLink>
+      </h3>
+      {host && link.url && (
+        <a
+          href={link.url}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          className="block truncate text-xs text-muted-foreground hover:text-foreground hover:underline"
+        >
+          {host}
+        </a>
+      )}
+    </div>
+  );
+  const picture = (
+    <RouterLink
+      to={`/links/${link.id}`}
+      tabIndex={-1}
+      aria-hidden="true"
+      className={grid ? 'block' : 'self-start sm:row-span-2'}
+    >
+      <Thumbnail
+        src={link.thumbnailUrl}
+        className={grid ? 'aspect-[1.91/1] w-full border-b' : 'size-16 rounded-lg border sm:h-24 sm:w-36'}
+        fallback={<ThumbnailFallback link={link} className={grid ? 'aspect-[1.91/1] h-auto w-full rounded-none border-0 border-b sm:h-auto sm:w-full' : undefined} />}
+      />
+    </RouterLink>
+  );
+  const footer = (
+    <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+      <AuthorLine link={link} />
+      <div className="-mr-2 flex items-center">
+        <LikeButton link={link} />
+        <Button variant="ghost" size="icon" className="size-9" aria-label="Share" title="Share" onClick={() => setDialog('share')}>
+          <Share2 aria-hidden="true" />
+        </Button>
+        {actions ?? (
+          <>
+            {link.canEdit && (
+              <Button variant="ghost" size="icon" className="size-9" aria-label="Edit" title="Edit" onClick={() => setDialog('edit')}>
+                <Pencil aria-hidden="true" />
+              </Button>
+            )}
+            {link.canDelete && (
+              <Button
+                variant="ghost"
+                size="icon"
+                className="size-9 hover:text-destructive"
+                aria-label="Delete"
+                title="Delete"
+                onClick={() => setDialog('delete')}
+              >
+                <Trash2 aria-hidden="true" />
+              </Button>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  );
+  const dialogs = (
+    <>
+      <ShareLinkDialog link={link} open={dialog === 'share'} onOpenChange={closeDialog} />
+      {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
+      <DeleteLinkDialog link={link} open={dialog === 'delete'} onOpenChange={closeDialog} />
+    </>
+  );
+  const frame = cn(
+    'rounded-xl border bg-card shadow-sm',
+    selected && 'border-primary ring-2 ring-primary/30',
+  );
+
+  if (grid) {
+    return (
+      <article aria-labelledby={titleId} className={cn(frame, 'flex h-full flex-col overflow-hidden')}>
+        {picture}
+        <div className="flex flex-1 flex-col gap-3 p-4">
+          {heading}
+          <ExpandableText text={link.description} />
+          {children}
+          <div className="mt-auto">{footer}</div>
+        </div>
+        {dialogs}
+      </article>
+    );
+  }
   return (
     <article
       aria-labelledby={titleId}
       className={cn(
-        'grid grid-cols-[auto_minmax(0,1fr)_auto] gap-x-3 gap-y-3 rounded-xl border bg-card p-4 shadow-sm sm:gap-x-4',
-        selected && 'border-primary ring-2 ring-primary/30',
+        frame,
+        'grid gap-x-3 gap-y-3 p-4 sm:gap-x-4',
+        onSelectedChange ? 'grid-cols-[auto_minmax(0,1fr)_auto]' : 'grid-cols-[minmax(0,1fr)_auto]',
       )}
     >
-      <Checkbox
-        aria-label={`Select ${link.title}`}
-        checked={selected}
-        onChange={(e) => onSelectedChange(e.target.checked)}
-        className="mt-1"
-      />
-      <div className="min-w-0 space-y-1.5">
-        <LinkTags link={link} topicsById={topicsById} />
-        <h3 id={titleId} className="leading-snug font-semibold break-words" title={title.cut ? link.title : undefined}>
-          <RouterLink
-            to={`/links/${link.id}`}
-            className="rounded-sm outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-ring"
-          >
-            {title.text}
-          </RouterLink>
-        </h3>
-        {host && link.url && (
-          <a
-            href={link.url}
-            target="_blank"
-            rel="noopener noreferrer nofollow"
-            className="block truncate text-xs text-muted-foreground hover:text-foreground hover:underline"
-          >
-            {host}
-          </a>
-        )}
-      </div>
-      <RouterLink to={`/links/${link.id}`} tabIndex={-1} aria-hidden="true" className="self-start sm:row-span-2">
-        <Thumbnail
-          src={link.thumbnailUrl}
-          className="size-16 rounded-lg border sm:h-24 sm:w-36"
-          fallback={<ThumbnailFallback link={link} />}
+      {onSelectedChange && (
+        <Checkbox
+          aria-label={`Select ${link.title}`}
+          checked={selected}
+          onChange={(e) => onSelectedChange(e.target.checked)}
+          className="mt-1"
         />
-      </RouterLink>
-      <div className="col-span-2 col-start-2 -mt-1 sm:col-span-1">
+      )}
+      {heading}
+      {picture}
+      <div className={cn('-mt-1 col-span-2 sm:col-span-1', onSelectedChange && 'col-start-2')}>
         <ExpandableText text={link.description} />
+        {children && <div className="mt-3">{children}</div>}
       </div>
-      <div className="col-span-2 col-start-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
-        <AuthorLine link={link} />
-        <div className="-mr-2 flex items-center">
-          <LikeButton link={link} />
-          <Button variant="ghost" size="icon" className="size-9" aria-label="Share" title="Share" onClick={() => setDialog('share')}>
-            <Share2 aria-hidden="true" />
-          </Button>
-          {link.canEdit && (
-            <Button variant="ghost" size="icon" className="size-9" aria-label="Edit" title="Edit" onClick={() => setDialog('edit')}>
-              <Pencil aria-hidden="true" />
-            </Button>
-          )}
-          {link.canDelete && (
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-9 hover:text-destructive"
-              aria-label="Delete"
-              title="Delete"
-              onClick={() => setDialog('delete')}
-            >
-              <Trash2 aria-hidden="true" />
-            </Button>
-          )}
-        </div>
-      </div>
-
-      <ShareLinkDialog link={link} open={dialog === 'share'} onOpenChange={closeDialog} />
-      {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
-      <DeleteLinkDialog link={link} open={dialog === 'delete'} onOpenChange={closeDialog} />
+      <div className={cn('col-span-2', onSelectedChange && 'col-start-2')}>{footer}</div>
+      {dialogs}
     </article>
   );
 }

@@ -1,6 +1,7 @@
-import type { Link } from '../../../shared/domain';
+import type { CreateLinkInput, Link } from '../../../shared/domain';
 import { PreviewShareDialog, type ShareFormValues } from '../../../shared/ui/PreviewShareDialog';
 import { api } from '../../lib/api';
+import { useSupercurationOptions } from '../supercurations/queries';
 import { useCreateTopic, useTopics } from '../topics/useTopics';
 import { useCreateLink, useUpdateLink } from './useLinkMutations';
 
@@ -9,55 +10,70 @@ interface DialogState {
   onOpenChange: (open: boolean) => void;
 }
 
-/** What the shared dialog needs from the web app: the user's topics, uploads and topic creation. */
-function useDialogServices() {
+/** What the shared dialog needs from the web app: the user's topics and collections, uploads and topic creation. */
+export function useDialogServices() {
   const topics = useTopics();
   const createTopic = useCreateTopic();
   return {
     topics: topics.data ?? [],
+    supercurations: useSupercurationOptions(),
     uploadImage: (file: File) => api.uploadImage(file),
     createTopic: createTopic.mutateAsync,
   };
 }
 
-/** Preview & Share for a new link, prefilled from its preview. */
+/**
+ * Preview & Share for a new link, prefilled from its preview. `share` saves it elsewhere than the
+ * feed (into a collection, which then is its only one: no 'Add to Supercurations').
+ */
 export function ShareNewLinkDialog({
   initialValues,
   onShared,
+  share,
   ...state
-}: DialogState & { initialValues: Partial<ShareFormValues>; onShared: (link: Link) => void }) {
+}: DialogState & {
+  initialValues: Partial<ShareFormValues>;
+  onShared: (link: Link) => void;
+  share?: (input: CreateLinkInput) => Promise<Link>;
+}) {
   const services = useDialogServices();
   const create = useCreateLink();
   return (
     <PreviewShareDialog
       {...state}
       {...services}
+      supercurations={share ? [] : services.supercurations}
       initialValues={initialValues}
-      onSubmit={async (input) => onShared(await create.mutateAsync(input))}
+      onSubmit={async (input) => onShared(await (share ?? create.mutateAsync)(input))}
     />
   );
+}
+
+/** The Preview & Share form's values for editing a link. */
+export function editValuesOf(link: Link): Partial<ShareFormValues> {
+  return {
+    url: link.url ?? '',
+    title: link.title,
+    description: link.description,
+    linkText: link.linkText,
+    thumbnailUrl: link.thumbnailUrl ?? '',
+    isOriginalContent: link.isOriginalContent,
+    format: link.format,
+    topicIds: link.topicIds,
+    supercurationIds: link.supercurationIds,
+  };
 }
 
 /** Preview & Share in edit mode ('Update'). */
 export function EditLinkDialog({ link, ...state }: DialogState & { link: Link }) {
   const services = useDialogServices();
-  const update = useUpdateLink(link.id);
+  const update = useUpdateLink(link.id, link.supercurationIds);
   return (
     <PreviewShareDialog
       {...state}
       {...services}
       mode="edit"
-      initialValues={{
-        url: link.url ?? '',
-        title: link.title,
-        description: link.description,
-        linkText: link.linkText,
-        thumbnailUrl: link.thumbnailUrl ?? '',
-        isOriginalContent: link.isOriginalContent,
-        format: link.format,
-        topicIds: link.topicIds,
-        supercurationIds: link.supercurationIds,
-      }}
+      initialValues={editValuesOf(link)}
       onSubmit={update.mutateAsync}
     />
   );

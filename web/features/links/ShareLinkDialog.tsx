@@ -1,6 +1,5 @@
 import { Copy, MessageCircle } from 'lucide-react';
-import toast from 'react-hot-toast';
-import { LINK_MESSAGES, type Link } from '../../../shared/domain';
+import type { Link } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import {
   Dialog,
@@ -11,6 +10,7 @@ import {
 } from '../../../shared/ui/primitives/dialog';
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
+import { copyLink } from '../../lib/clipboard';
 
 /** The X logo (lucide has no brand icons). */
 function XLogo() {
@@ -27,15 +27,6 @@ export function ShareLinkDialog({ link, open, onOpenChange }: { link: Link; open
   const xUrl = `https://x.com/intent/tweet?text=${encodeURIComponent(link.title)}&url=${encodeURIComponent(pageUrl)}`;
   const whatsAppUrl = `https://wa.me/?text=${encodeURIComponent(`${link.title} ${pageUrl}`)}`;
 
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(pageUrl);
-      toast.success(LINK_MESSAGES.linkCopied);
-    } catch {
-      toast.error(LINK_MESSAGES.copyFailed);
-    }
-  }
-
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-md">
@@ -47,7 +38,7 @@ export function ShareLinkDialog({ link, open, onOpenChange }: { link: Link; open
           <Label htmlFor="share-page-url">Link</Label>
           <div className="flex gap-2">
             <Input id="share-page-url" readOnly value={pageUrl} onFocus={(e) => e.target.select()} />
-            <Button onClick={() => void copy()}>
+            <Button onClick={() => void copyLink(pageUrl)}>
               <Copy aria-hidden="true" />
               Copy link
             </Button>

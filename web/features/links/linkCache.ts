@@ -41,3 +41,16 @@ export function prependLink(queryClient: QueryClient, link: Link) {
   });
   queryClient.setQueryData(queryKeys.link(link.id), link);
 }
+
+/**
+ * After a link joined or left collections: their counts and their resource lists (kept under the
+ * feeds' key with a supercurationId) are reloaded.
+ */
+export function refreshCollections(queryClient: QueryClient, ids: readonly string[]) {
+  if (ids.length === 0) return;
+  void queryClient.invalidateQueries({ queryKey: queryKeys.supercurations });
+  void queryClient.invalidateQueries({
+    queryKey: queryKeys.feeds,
+    predicate: (q) => ids.includes((q.queryKey[2] as { supercurationId?: string } | undefined)?.supercurationId ?? ''),
+  });
+}

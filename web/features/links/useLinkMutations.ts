@@ -5,21 +5,28 @@ import type { CreateLinkInput, LikeState, Link, UpdateLinkInput } from '../../..
 import { api, messageOf } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import type { FeedFilters } from './feedFilters';
-import { patchLink, prependLink, removeLink } from './linkCache';
+import { patchLink, prependLink, refreshCollections, removeLink } from './linkCache';
 
 export function useCreateLink() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateLinkInput) => api.createLink(input),
-    onSuccess: (link) => prependLink(queryClient, link),
+    onSuccess: (link) => {
+      prependLink(queryClient, link);
+      refreshCollections(queryClient, link.supercurationIds);
+    },
   });
 }
 
-export function useUpdateLink(id: string) {
+/** Updates a link; `before` are the collections it was in, whose lists follow a change of membership. */
+export function useUpdateLink(id: string, before: readonly string[] = []) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: UpdateLinkInput) => api.updateLink(id, input),
-    onSuccess: (updated) => patchLink(queryClient, id, () => updated),
+    onSuccess: (updated, input) => {
+      patchLink(queryClient, id, () => updated);
+      if (input.supercurationIds) refreshCollections(queryClient, [...new Set([...before, ...updated.supercurationIds])]);
+    },
   });
 }
 

@@ -1,0 +1,108 @@
+/** What the bench sections share: settings from the environment, autocannon runs, printing. */
+import { loadavg } from 'node:os';
+import autocannon from 'autocannon';
+
+export function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export interface Throughput {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** 2xx responses whose body failed the route's check (e.g. an empty feed page). */
+  mismatches: number;
+  /** CPU time the server process spent per request, in microseconds (see CpuProbe). */
+  serverCpuUs?: number;
+  /** CPU time the database's backend processes spent per request (PostgreSQL on this machine only). */
+  dbCpuUs?: number;
+}
+
+/**
+ * Cumulative CPU seconds of the server process and, for PostgreSQL, of the bench database's
+ * backends. Unlike req/s, CPU per request hardly moves when other work competes for the cores.
+ */
+export type CpuProbe = () => Promise<{ serverS: number; dbS: number | null }>;
+
+export interface Load {
+  url: string;
+  connections: number;
+  headers?: Record<string, string>;
+  /** Each request built afresh (autocannon's setupRequest), e.g. another user's cookie each time. */
+  setupRequest?: (req: autocannon.Request) => autocannon.Request;
+  /** A 2xx response whose body fails this counts as a mismatch. */
+  verifyBody?: (body: string) => boolean;
+}
+
+export async function measure(load: Load, durationS: number, cpu?: CpuProbe): Promise<Throughput> {
+  const verify = load.verifyBody ?? (() => true);
+  const before = await cpu?.();
+  const r = await autocannon({
+    url: load.url,
+    connections: load.connections,
+    duration: durationS,
+    headers: load.headers ?? {},
+    ...(load.setupRequest && { requests: [{ setupRequest: load.setupRequest }] }),
+    ...(load.verifyBody && { verifyBody: (body: autocannon.Request['body']) => verify(String(body ?? '')) }),
+  });
+  const after = await cpu?.();
+  const perRequestUs = (a: number | null | undefined, b: number | null | undefined) =>
+    a != null && b != null && r.requests.total > 0 ? ((a - b) * 1e6) / r.requests.total : undefined;
+  return {
+    serverCpuUs: perRequestUs(after?.serverS, before?.serverS),
+    dbCpuUs: perRequestUs(after?.dbS, before?.dbS),
+    reqPerSec: r.requests.total / r.duration,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    mismatches: r.mismatches,
+  };
+}
+
+export type Paired = Throughput & { trivial: Throughput };
+
+/**
+ * The route measured right after the trivial route (GET /api/health/live, no database) at the
+ * same concurrency, each after a 1 s warm-up, so both see the same machine at nearly the same time.
+ */
+export async function measurePaired(trivial: Load, route: Load, durationS: number, cpu?: CpuProbe): Promise<Paired> {
+  await measure(trivial, 1);
+  const pairedTrivial = await measure(trivial, durationS, cpu);
+  await measure(route, 1);
+  return { ...(await measure(route, durationS, cpu)), trivial: pairedTrivial };
+}
+
+/** `n` microseconds, or '?' when unknown. */
+export const us = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '?' : `${Math.round(n)} µs`);
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+export const mb = (n: number) => `${n.toFixed(1)} MB`;
+export const ms = (n: number) => `${n.toFixed(1)} ms`;
+/** autocannon's latencies are whole milliseconds. */
+export const wholeMs = (n: number) => (n < 1 ? '<1 ms' : `${n} ms`);
+export const rate = (n: number) => Math.round(n).toLocaleString('en-US');
+export const load = () => loadavg()[0]?.toFixed(2) ?? '?';
+export const loadAverages = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** Rows of cells, the first column left-aligned and the others right-aligned. */
+export function printTable(rows: string[][]): void {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => r[c]?.length ?? 0))) ?? [];
+  for (const row of rows) {
+    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('   '));
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * The links section of `npm run bench` (issue 3): My Feed pages, the 'most liked' sort, a
+ * format + topic filtered page and like toggles against the seeded links (seedLinks), each
+ * beside GET /api/health/live measured in the same run at the same concurrency.
+ *
+ * Budget (issue 3): feed pages p99 under 25 ms at 32 connections and at least 40% of the
+ * trivial route's throughput.
+ */
+import { randomInt } from 'node:crypto';
+import type autocannon from 'autocannon';
+import { sql } from 'kysely';
+import type { Db } from '../server/db';
+import { type CpuProbe, type Load, type Paired, loadAverages, measurePaired, printTable, rate, us, wholeMs } from './common';
+import { heavyUserCount, seedEmail, seedLinkId } from './seed';
+
+export const BUDGET = { p99Ms: 25, vsTrivial: 0.4 } as const;
+
+interface Filter {
+  format: string;
+  topic: string;
+  /** How many of the user's main-feed links match. */
+  matches: number;
+}
+
+interface PoolUser {
+  index: number;
+  id: string;
+  /** Links in the user's main feed. */
+  links: number;
+  /** The user's commonest format + topic pair, so the filtered page is not empty. */
+  filter: Filter | null;
+}
+
+export interface LinksPlan {
+  /** Typical users (not heavy), drawn at random. */
+  typical: PoolUser[];
+  /** Heavy users (seed.ts: ~2,000 links each at the defaults), for the deep page. */
+  heavy: PoolUser[];
+}
+
+/** Picks the users to sign in and, from the database, a filter with results for each. Before the server starts. */
+export async function planLinksBench(db: Db, users: number, typicalCount: number, heavyCount: number): Promise<LinksPlan> {
+  const heavyUsers = heavyUserCount(users);
+  const typical = new Set<number>();
+  const wanted = Math.min(typicalCount, users - heavyUsers);
+  while (typical.size < wanted) typical.add(heavyUsers + randomInt(users - heavyUsers));
+  const heavy = Array.from({ length: Math.min(heavyCount, heavyUsers) }, (_, i) => i);
+
+  const load = async (indexes: number[]): Promise<PoolUser[]> => {
+    const out: PoolUser[] = [];
+    for (const index of indexes) {
+      const user = await db.kysely
+        .selectFrom('user')
+        .select('id')
+        .where('email', '=', seedEmail(index))
+        .executeTakeFirstOrThrow();
+      const { n } = await db.kysely
+        .selectFrom('links')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('user_id', '=', user.id)
+        .where('in_main_feed', '=', 1)
+        .executeTakeFirstOrThrow();
+      const top = await db.kysely
+        .selectFrom('links as l')
+        .innerJoin('link_topics as lt', 'lt.link_id', 'l.id')
+        .select(['l.format', 'lt.topic_id', sql<number>`count(*)`.as('n')])
+        .where('l.user_id', '=', user.id)
+        .where('l.in_main_feed', '=', 1)
+        .where('l.format', 'is not', null)
+        .groupBy(['l.format', 'lt.topic_id'])
+        .orderBy('n', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      out.push({
+        index,
+        id: user.id,
+        links: Number(n),
+        filter: top?.format ? { format: top.format, topic: top.topic_id, matches: Number(top.n) } : null,
+      });
+    }
+    return out;
+  };
+  return { typical: await load([...typical]), heavy: await load(heavy) };
+}
+
+export interface LinksRoute extends Paired {
+  name: string;
+  /** Feed pages are held to the budget; like toggles (writes) are reported only. */
+  budgeted: boolean;
+  meetsBudget: boolean;
+  vsTrivial: number;
+  loadAverage: string;
+}
+
+export interface LinksResult {
+  connections: number;
+  durationS: number;
+  typicalUsers: number;
+  heavyUsers: number;
+  deepPage: number;
+  feedLinksMedian: { typical: number; heavy: number };
+  filterMatches: { typicalMedian: number; heavyMedian: number };
+  routes: LinksRoute[];
+}
+
+interface Options {
+  baseUrl: string;
+  origin: string;
+  plan: LinksPlan;
+  links: number;
+  connections: number;
+  durationS: number;
+  /** How many pages to follow before hammering the cursor reached. */
+  deepPages: number;
+  cpu: CpuProbe;
+  signIn: (email: string) => Promise<string>;
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+const nonEmptyPage = (body: string) => body.startsWith('{"items":[{');
+const likeState = (body: string) => body.includes('"liked":');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/** `fn` over `items`, `concurrency` at a time. */
+async function pool<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return out;
+}
+
+interface Page {
+  items: unknown[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+async function getPage(baseUrl: string, path: string, cookie: string): Promise<Page> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Page;
+}
+
+const feedPath = (params: Record<string, string>) => `/api/links?${new URLSearchParams({ scope: 'mine', ...params })}`;
+
+export async function benchLinks(o: Options): Promise<LinksResult> {
+  const { baseUrl, plan } = o;
+  console.log(
+    `Signing in ${plan.typical.length} typical and ${plan.heavy.length} heavy users ` +
+      `(each request of a run picks one at random)...`,
+  );
+  const signedIn = async (users: PoolUser[]) =>
+    pool(users, 4, async (u) => ({ ...u, cookie: await o.signIn(seedEmail(u.index)) }));
+  const typical = await signedIn(plan.typical);
+  const heavy = await signedIn(plan.heavy);
+
+  // Every request of a run must give a non-empty page: check each user's once first.
+  const withFeed = async <U extends { cookie: string }>(users: U[], path: (u: U) => string) =>
+    (await pool(users, 4, async (u) => ((await getPage(baseUrl, path(u), u.cookie)).items.length > 0 ? u : null))).filter(
+      (u): u is U => u !== null,
+    );
+  const feedUsers = await withFeed(typical, () => feedPath({}));
+  const typicalFiltered = await withFeed(
+    typical.filter((u) => u.filter),
+    (u) => feedPath({ format: u.filter?.format ?? '', topic: u.filter?.topic ?? '' }),
+  );
+  const heavyFiltered = await withFeed(
+    heavy.filter((u) => u.filter),
+    (u) => feedPath({ format: u.filter?.format ?? '', topic: u.filter?.topic ?? '' }),
+  );
+  if (feedUsers.length === 0) throw new Error('no signed-in user has links: seed links first');
+
+  console.log(`Following My Feed cursors ${o.deepPages} pages deep for each heavy user...`);
+  const deep = (
+    await pool(heavy, 2, async (u) => {
+      let cursor: string | null = null;
+      let pages = 0;
+      for (; pages < o.deepPages; pages++) {
+        const page: Page = await getPage(baseUrl, feedPath(cursor ? { cursor } : {}), u.cookie);
+        if (!page.hasMore || !page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      return cursor ? { cookie: u.cookie, path: feedPath({ cursor }), page: pages + 1 } : null;
+    })
+  ).filter((d) => d !== null);
+  const deepPage = Math.min(...deep.map((d) => d.page));
+
+  const trivial: Load = { url: `${baseUrl}/api/health/live`, connections: o.connections };
+  /** A GET of a random one of `targets`, each with its user's cookie. */
+  const rotating = (targets: { cookie: string; path: string }[]): Load => ({
+    url: baseUrl,
+    connections: o.connections,
+    verifyBody: nonEmptyPage,
+    setupRequest: (req: autocannon.Request) => {
+      const t = pick(targets);
+      return { ...req, method: 'GET', path: t.path, headers: { ...req.headers, cookie: t.cookie } };
+    },
+  });
+  const filtered = (users: typeof typical) =>
+    users.map((u) => ({
+      cookie: u.cookie,
+      path: feedPath({ format: u.filter?.format ?? '', topic: u.filter?.topic ?? '' }),
+    }));
+
+  const routes: { name: string; budgeted: boolean; load: Load }[] = [
+    {
+      name: 'My Feed, first page',
+      budgeted: true,
+      load: rotating(feedUsers.map((u) => ({ cookie: u.cookie, path: feedPath({}) }))),
+    },
+    { name: `My Feed, page ${deepPage} (heavy users)`, budgeted: true, load: rotating(deep) },
+    {
+      name: 'Most liked, first page',
+      budgeted: true,
+      load: rotating(feedUsers.map((u) => ({ cookie: u.cookie, path: feedPath({ sort: 'most_liked' }) }))),
+    },
+    { name: 'Format + topic, first page', budgeted: true, load: rotating(filtered(typicalFiltered)) },
+    { name: 'Format + topic (heavy users)', budgeted: true, load: rotating(filtered(heavyFiltered)) },
+    {
+      name: 'Like toggle (POST)',
+      budgeted: false,
+      load: {
+        url: baseUrl,
+        connections: o.connections,
+        verifyBody: likeState,
+        setupRequest: (req: autocannon.Request) => ({
+          ...req,
+          method: 'POST',
+          path: `/api/links/${seedLinkId(randomInt(o.links))}/like`,
+          headers: { ...req.headers, cookie: pick(typical).cookie, origin: o.origin },
+        }),
+      },
+    },
+  ];
+  if (deep.length === 0) routes.splice(1, 1);
+  if (typicalFiltered.length === 0) routes.splice(routes.findIndex((r) => r.name.startsWith('Format + topic, first')), 1);
+  if (heavyFiltered.length === 0) routes.splice(routes.findIndex((r) => r.name.startsWith('Format + topic (heavy')), 1);
+
+  console.log(
+    `Measuring links: ${o.connections} connections, 1 s warm-up + ${o.durationS} s per route, ` +
+      `each right after GET /api/health/live at ${o.connections} connections (load average ${loadAverages()})...`,
+  );
+  const results: LinksRoute[] = [];
+  for (const route of routes) {
+    const t = await measurePaired(trivial, route.load, o.durationS, o.cpu);
+    const vsTrivial = t.reqPerSec / t.trivial.reqPerSec;
+    results.push({
+      name: route.name,
+      budgeted: route.budgeted,
+      ...t,
+      vsTrivial,
+      meetsBudget: t.p99Ms < BUDGET.p99Ms && vsTrivial >= BUDGET.vsTrivial,
+      loadAverage: loadAverages(),
+    });
+  }
+  return {
+    connections: o.connections,
+    durationS: o.durationS,
+    typicalUsers: feedUsers.length,
+    heavyUsers: heavy.length,
+    deepPage,
+    feedLinksMedian: { typical: median(plan.typical.map((u) => u.links)), heavy: median(plan.heavy.map((u) => u.links)) },
+    filterMatches: {
+      typicalMedian: median(typicalFiltered.map((u) => u.filter?.matches ?? 0)),
+      heavyMedian: median(heavyFiltered.map((u) => u.filter?.matches ?? 0)),
+    },
+    routes: results,
+  };
+}
+
+export function printLinks(r: LinksResult): void {
+  const verdict = (t: LinksRoute) => {
+    const missed = [
+      ...(t.p99Ms >= BUDGET.p99Ms ? ['p99'] : []),
+      ...(t.vsTrivial < BUDGET.vsTrivial ? ['req/s'] : []),
+    ];
+    const text = missed.length ? `MISSED (${missed.join(', ')})` : 'met';
+    return t.budgeted ? text : `(${text})`;
+  };
+  const withDb = r.routes.some((t) => t.dbCpuUs !== undefined);
+  printTable([
+    [
+      `Links, ${r.connections} connections`,
+      'req/s',
+      'p50',
+      'p99',
+      'non-2xx',
+      'errors',
+      'empty',
+      'live req/s',
+      'live p99',
+      'ratio',
+      'budget',
+      'server CPU/req (live)',
+      ...(withDb ? ['PostgreSQL CPU/req'] : []),
+      'load avg',
+    ],
+    ...r.routes.map((t) => [
+      t.name,
+      rate(t.reqPerSec),
+      wholeMs(t.p50Ms),
+      wholeMs(t.p99Ms),
+      String(t.non2xx + t.trivial.non2xx),
+      String(t.errors + t.trivial.errors),
+      String(t.mismatches),
+      rate(t.trivial.reqPerSec),
+      wholeMs(t.trivial.p99Ms),
+      `${(100 * t.vsTrivial).toFixed(0)} %`,
+      verdict(t),
+      `${us(t.serverCpuUs)} (${us(t.trivial.serverCpuUs)})`,
+      ...(withDb ? [us(t.dbCpuUs)] : []),
+      t.loadAverage,
+    ]),
+  ]);
+  console.log(
+    `Budget for feed pages: p99 < ${BUDGET.p99Ms} ms and >= ${100 * BUDGET.vsTrivial}% of the req/s of GET /api/health/live ` +
+      '(live) measured just before at the same concurrency; like toggles (writes) are in parentheses, not budgeted.',
+  );
+  console.log(
+    `Users: ${r.typicalUsers} typical users at random (median ${r.feedLinksMedian.typical} links in My Feed), ` +
+      `${r.heavyUsers} heavy users (median ${r.feedLinksMedian.heavy}); deep page = page ${r.deepPage} ` +
+      `(${r.deepPage - 1} cursors followed). Filter = each user's commonest format + topic pair: median ` +
+      `${r.filterMatches.typicalMedian} matching links (typical), ${r.filterMatches.heavyMedian} (heavy). ` +
+      "'empty' counts 2xx responses without items (or like state). CPU/req = CPU seconds used during the run / " +
+      'requests; load avg = 1/5/15 min after the run.',
+  );
+}

@@ -1,0 +1,66 @@
+import { type RawBuilder, sql } from 'kysely';
+
+/**
+ * Directory search over public collections' title and description, index-backed on both databases
+ * (migration 0004):
+ * - SQLite: the FTS5 table `supercurations_search` (unicode61 tokenizer, diacritics removed,
+ *   prefix indexes), kept in sync with public rows of `supercurations` by triggers; its rowid is the
+ *   collection's rowid. Queries drive from it in rowid order (services/supercurations.ts).
+ * - PostgreSQL: a stored generated tsvector column `search_doc` (pgSearchDocument()) with a GIN
+ *   index. The 'simple' configuration (no stemming, no stop words) and a translate() accent fold
+ *   keep it extension-free. Queries: services/supercurations.ts (pgSearch).
+ * Every word of the query must match the start of a word of the title or description.
+ */
+
+/** Latin letters with diacritics (both cases) and their plain lowercase letter, for translate(). */
+function accentFold(): { from: string; to: string } {
+  let from = '';
+  let to = '';
+  for (let code = 0xc0; code <= 0x24f; code += 1) {
+    const ch = String.fromCharCode(code);
+    const plain = ch.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    if (/^[a-z]$/.test(plain) && plain !== ch) {
+      from += ch;
+      to += plain;
+    }
+  }
+  const extra: Record<string, string> = { ø: 'o', Ø: 'o', ł: 'l', Ł: 'l', đ: 'd', Đ: 'd', ħ: 'h', Ħ: 'h', ı: 'i', ß: 's' };
+  for (const [k, v] of Object.entries(extra)) {
+    if (!from.includes(k)) {
+      from += k;
+      to += v;
+    }
+  }
+  return { from, to };
+}
+
+// Frozen by migration 0004: changing these strings needs a new migration that rebuilds the index.
+const FOLD = accentFold();
+const FOLD_FROM = FOLD.from.replace(/'/g, "''");
+const FOLD_TO = FOLD.to.replace(/'/g, "''");
+
+const pgFold = (text: string) => `translate(lower(${text}), '${FOLD_FROM}', '${FOLD_TO}')`;
+
+/** The indexed document (PostgreSQL): the expression of the generated column supercurations.search_doc. */
+export const pgSearchDocument = () => `to_tsvector('simple'::regconfig, ${pgFold(`title || ' ' || description`)})`;
+
+/** Words of a search box: letters and digits of any script, at most 8, each at most 50 characters. */
+export function searchWords(q: string): string[] {
+  return q
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8)
+    .map((w) => w.slice(0, 50));
+}
+
+/** FTS5 MATCH expression: every word as a quoted prefix ("word"*), implicitly AND-ed. */
+export function ftsMatch(words: readonly string[]): string {
+  return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
+}
+
+/** PostgreSQL: a condition on `supercurations as s` that its title and description match every word (as prefixes). */
+export function pgSearchCondition(words: readonly string[]): RawBuilder<boolean> {
+  // Each word as a quoted prefix lexeme, 'word':* & 'other':*, folded like the document.
+  const query = words.map((w) => `'${w.replace(/'/g, "''").replace(/\\/g, '\\\\')}':*`).join(' & ');
+  return sql<boolean>`s.search_doc @@ to_tsquery('simple'::regconfig, translate(lower(${query}), ${FOLD.from}, ${FOLD.to}))`;
+}

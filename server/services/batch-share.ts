@@ -1,0 +1,68 @@
+import {
+  type CreateLink,
+  IMPORT_MESSAGES,
+  LINK_MESSAGES,
+  type Link,
+  batchItemLink,
+  batchRuleSatisfied,
+  batchShareSchema,
+} from '../../shared/domain';
+import type { Db } from '../db';
+import { HttpError, badRequest } from '../http/errors';
+import type { Viewer } from '../policies/viewer';
+import { insertLink, linkRows, newLinkId, toLinks } from './links';
+import { addToCollections, assertEditableCollections, lockCollections } from './memberships';
+
+/** A refused item of a batch: its index goes into the error body. */
+const itemError = (err: HttpError, index: number) =>
+  new HttpError(err.status, err.message, err.code === 'DUPLICATE_LINK' ? err.code : 'INVALID_ITEM', {
+    ...err.details,
+    index,
+  });
+
+/**
+ * POST /api/links/batch (issue 6): up to 100 links with the batch's format, collections and main
+ * feed setting, in one transaction: the links, their memberships and the collections' links_count
+ * are all written or none is. Each item is checked with the single-link rules; the first bad one
+ * is reported by index (400 INVALID_ITEM; 409 DUPLICATE_LINK when a collection already has its URL).
+ */
+export async function shareLinks(db: Db, viewer: Viewer, body: unknown): Promise<Link[]> {
+  const batch = batchShareSchema.parse(body);
+  const settings = {
+    supercurationIds: batch.supercurationIds,
+    format: batch.format ?? null,
+    inMainFeed: batch.inMainFeed ?? true,
+  };
+  // SPEC §5: hidden from the main feed, a link needs a collection or a format.
+  if (!batchRuleSatisfied(settings)) throw badRequest(IMPORT_MESSAGES.batchRule, 'BATCH_RULE');
+
+  const inputs: CreateLink[] = batch.items.map((item, index) => {
+    const parsed = batchItemLink(item, settings);
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? LINK_MESSAGES.invalidLinkData;
+      throw new HttpError(400, message, 'INVALID_ITEM', { index });
+    }
+    return parsed.data;
+  });
+
+  const ids = inputs.map(() => newLinkId());
+  const collections = [...new Set(settings.supercurationIds ?? [])];
+  await db.kysely.transaction().execute(async (trx) => {
+    await lockCollections(trx, db.dialect, collections);
+    await assertEditableCollections(trx, viewer, collections);
+    for (const [index, input] of inputs.entries()) {
+      const id = ids[index] as string;
+      try {
+        await insertLink(trx, viewer, id, input);
+        await addToCollections(trx, id, viewer, collections);
+      } catch (err) {
+        throw err instanceof HttpError ? itemError(err, index) : err;
+      }
+    }
+  });
+
+  const rows = await linkRows(db.kysely).where('links.id', 'in', ids).execute();
+  const links = await toLinks(db.kysely, rows, viewer);
+  const byId = new Map(links.map((l) => [l.id, l]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -1,0 +1,220 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import {
+  type AddResource,
+  FEED_PAGE_SIZE,
+  type Link,
+  type Page,
+  SUPERCURATION_MESSAGES,
+  type resourceListQuerySchema,
+} from '../../shared/domain';
+import type { Db } from '../db';
+import type { Database } from '../db/schema';
+import { badRequest, notFound } from '../http/errors';
+import type { Viewer } from '../policies/viewer';
+import {
+  type CursorValue,
+  decodeKeyset,
+  encodeKeyset,
+  getLink,
+  insertLink,
+  keysetAfter,
+  newLinkId,
+  toLinks,
+  windowStart,
+} from './links';
+import { addToCollections, assertEditableCollections, lockCollections, removeFromCollections } from './memberships';
+import { requireEditable, requireVisible } from './supercurations';
+
+type Q = Kysely<Database>;
+export type ResourceListParams = z.output<typeof resourceListQuerySchema>;
+
+/**
+ * A collection's resources, keyed by when each link was added to it (supercuration_links.created_at):
+ * newest/oldest read the index (supercuration_id, created_at, link_id) in order; most liked sorts
+ * the collection's members by likes, then that time.
+ */
+const RESOURCE_SORTS = {
+  newest: { columns: ['sl.created_at', 'sl.link_id'], keys: ['added_at', 'id'], direction: 'desc' },
+  oldest: { columns: ['sl.created_at', 'sl.link_id'], keys: ['added_at', 'id'], direction: 'asc' },
+  most_liked: {
+    columns: ['links.likes_count', 'sl.created_at', 'sl.link_id'],
+    keys: ['likes_count', 'added_at', 'id'],
+    direction: 'desc',
+  },
+} as const;
+
+function resourceRows(db: Q, id: string) {
+  return db
+    .selectFrom('supercuration_links as sl')
+    .innerJoin('links', 'links.id', 'sl.link_id')
+    .leftJoin('user', 'user.id', 'links.user_id')
+    .leftJoin('profiles', 'profiles.user_id', 'links.user_id')
+    .selectAll('links')
+    .select(['user.name as author_name', 'profiles.avatar_key as author_avatar_key', 'sl.created_at as added_at'])
+    .where('sl.supercuration_id', '=', id);
+}
+
+/** The query of one page of resources (one row more than a page). */
+export function resourceQuery(db: Q, id: string, q: ResourceListParams, at = Date.now()) {
+  const sort = RESOURCE_SORTS[q.sort];
+  let query = resourceRows(db, id);
+  const since = windowStart(q.window, at);
+  if (since) query = query.where('sl.created_at', '>=', since);
+  if (q.format) query = query.where('links.format', '=', q.format);
+  const tag = q.tag;
+  if (tag) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('supercuration_link_tags as slt')
+          .innerJoin('tags as t', 't.id', 'slt.tag_id')
+          .select('slt.tag_id')
+          .whereRef('slt.supercuration_id', '=', 'sl.supercuration_id')
+          .whereRef('slt.link_id', '=', 'sl.link_id')
+          .where('t.name', '=', tag),
+      ),
+    );
+  }
+  if (q.cursor) {
+    const types = sort.keys.map((k): 'string' | 'number' => (k === 'likes_count' ? 'number' : 'string'));
+    const values: CursorValue[] = decodeKeyset(`r-${q.sort}`, types, q.cursor);
+    query = query.where(keysetAfter(sort.columns, sort.direction, values));
+  }
+  for (const c of sort.columns) query = query.orderBy(c, sort.direction);
+  return query.limit(FEED_PAGE_SIZE + 1);
+}
+
+/** Resources of a collection the viewer may see (links hidden from the main feed included), 10 a page. */
+export async function listResources(
+  db: Db,
+  viewer: Viewer | null,
+  id: string,
+  q: ResourceListParams,
+): Promise<Page<Link>> {
+  await requireVisible(db.kysely, viewer, id);
+  const rows = await resourceQuery(db.kysely, id, q).execute();
+  const hasMore = rows.length > FEED_PAGE_SIZE;
+  const items = rows.slice(0, FEED_PAGE_SIZE);
+  const last = items[items.length - 1];
+  const keys = RESOURCE_SORTS[q.sort].keys;
+  return {
+    items: await toLinks(db.kysely, items, viewer),
+    nextCursor: hasMore && last ? encodeKeyset(`r-${q.sort}`, keys.map((k) => last[k])) : null,
+    hasMore,
+  };
+}
+
+/** The viewer's own link with this URL, if any: the original first, then the oldest. */
+async function ownLinkWithUrl(trx: Q, viewer: Viewer, url: string): Promise<string | null> {
+  const row = await trx
+    .selectFrom('links')
+    .select('id')
+    .where('user_id', '=', viewer.id)
+    .where('url', '=', url)
+    .orderBy((eb) => eb.case().when('original_post_id', 'is', null).then(0).else(1).end())
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Add New Resource (SPEC §7 transaction): checks the collection, checks for a duplicate URL, adds
+ * one of the viewer's saved links, or a new link — reusing the viewer's link with the same URL
+ * when there is one — and increments links_count, all in one transaction. A new link may name
+ * further collections (supercurationIds), which get it in the same transaction.
+ */
+export async function addResource(db: Db, viewer: Viewer, id: string, input: AddResource): Promise<Link> {
+  const linkId = await db.kysely.transaction().execute(async (trx) => {
+    const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
+    await lockCollections(trx, db.dialect, collections);
+    await requireEditable(trx, viewer, id);
+    await assertEditableCollections(trx, viewer, collections);
+    let target: string;
+    if (input.linkId !== undefined) {
+      // Saved posts are the viewer's own: adding someone else's link would let editors edit it.
+      const own = await trx
+        .selectFrom('links')
+        .select('id')
+        .where('id', '=', input.linkId)
+        .where('user_id', '=', viewer.id)
+        .executeTakeFirst();
+      if (!own) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
+      target = own.id;
+    } else if (input.link) {
+      const existing = input.link.url ? await ownLinkWithUrl(trx, viewer, input.link.url) : null;
+      if (existing) {
+        target = existing;
+      } else {
+        target = newLinkId();
+        await insertLink(trx, viewer, target, input.link);
+      }
+    } else {
+      throw badRequest(SUPERCURATION_MESSAGES.invalidInput);
+    }
+    await addToCollections(trx, target, viewer, collections);
+    return target;
+  });
+  return (await getLink(db, linkId, viewer)) as Link;
+}
+
+async function assertMember(trx: Q, id: string, linkId: string): Promise<void> {
+  const member = await trx
+    .selectFrom('supercuration_links')
+    .select('link_id')
+    .where('supercuration_id', '=', id)
+    .where('link_id', '=', linkId)
+    .executeTakeFirst();
+  if (!member) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
+}
+
+/** Replaces the link's tags in this collection; every name must be a tag of one of its categories. */
+export async function setResourceTags(
+  db: Db,
+  viewer: Viewer,
+  id: string,
+  linkId: string,
+  names: readonly string[],
+): Promise<Link> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await lockCollections(trx, db.dialect, [id]);
+    await requireEditable(trx, viewer, id);
+    await assertMember(trx, id, linkId);
+    const tags =
+      names.length === 0
+        ? []
+        : await trx
+            .selectFrom('tags as t')
+            .innerJoin('tag_categories as c', 'c.id', 't.category_id')
+            .select(['t.id', 't.name'])
+            .where('c.supercuration_id', '=', id)
+            .where('t.name', 'in', [...names])
+            .execute();
+    const found = new Set(tags.map((t) => t.name));
+    if (names.some((n) => !found.has(n))) throw badRequest(SUPERCURATION_MESSAGES.unknownTags);
+    await trx
+      .deleteFrom('supercuration_link_tags')
+      .where('supercuration_id', '=', id)
+      .where('link_id', '=', linkId)
+      .execute();
+    if (tags.length > 0) {
+      await trx
+        .insertInto('supercuration_link_tags')
+        .values(tags.map((t) => ({ supercuration_id: id, link_id: linkId, tag_id: t.id })))
+        .execute();
+    }
+  });
+  return (await getLink(db, linkId, viewer)) as Link;
+}
+
+/** SPEC §4: removes the link and this collection's tags on it; links_count - 1, never below 0. */
+export async function removeResource(db: Db, viewer: Viewer, id: string, linkId: string): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await lockCollections(trx, db.dialect, [id]);
+    await requireEditable(trx, viewer, id);
+    const removed = await removeFromCollections(trx, linkId, [id]);
+    if (removed.length === 0) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
+  });
+}

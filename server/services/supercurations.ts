@@ -1,0 +1,590 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { z } from 'zod';
+import {
+  type CreateSupercuration,
+  DIRECTORY_PAGE_SIZE,
+  type EmailSubscribeResult,
+  type FocusCategory,
+  FOCUS_MAPPED_TOPIC_IDS,
+  FOCUS_TOPIC_IDS,
+  type Page,
+  SUPERCURATION_MESSAGES,
+  SUPERCURATION_PAGE_SIZE,
+  type Supercuration,
+  type SupercurationChoice,
+  type SupercurationSummary,
+  type SupercurationTopic,
+  type TagCategory,
+  UNKNOWN_USER_NAME,
+  type UpdateSupercuration,
+  type directoryQuerySchema,
+  focusCategoriesOf,
+  type supercurationListQuerySchema,
+} from '../../shared/domain';
+import type { Db } from '../db';
+import type { Database } from '../db/schema';
+import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
+import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import {
+  type SupercurationAccess,
+  canDeleteSupercuration,
+  canEditSupercuration,
+  canSeePublicPage,
+  canSeeSupercuration,
+  canSubscribeByEmail,
+  isSupercurationOwner,
+} from '../policies/supercurations';
+import type { Viewer } from '../policies/viewer';
+import { decodeKeyset, encodeKeyset, keysetAfter } from './links';
+import { collectionAccess, toAccess } from './memberships';
+import { avatarUrl } from './profiles';
+import { assertOwnTopics } from './topics';
+
+type Q = Kysely<Database>;
+export type SupercurationListParams = z.output<typeof supercurationListQuerySchema>;
+export type DirectoryParams = z.output<typeof directoryQuerySchema>;
+
+const now = () => new Date().toISOString();
+export const newId = () => randomBytes(12).toString('hex');
+
+const slugTaken = () => new HttpError(409, SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN');
+
+/** A unique-constraint violation (SQLite or PostgreSQL), e.g. two collections racing for one slug. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access: every use case starts here, so the rules of server/policies apply everywhere.
+
+export interface LoadedAccess extends SupercurationAccess {
+  id: string;
+}
+
+/** The collection as the viewer may see it, else 404 'Supercuration not found' (private ones don't exist for others). */
+export async function requireVisible(db: Q, viewer: Viewer | null, id: string): Promise<LoadedAccess> {
+  const row = await collectionAccess(db, viewer?.id ?? null).where('s.id', '=', id).executeTakeFirst();
+  const access = row ? toAccess(row) : null;
+  if (!access || !canSeeSupercuration(viewer, access)) throw notFound(SUPERCURATION_MESSAGES.notFound);
+  return { id, ...access };
+}
+
+/** The collection, which the viewer must edit: 404 when they can't see it, 403 when they only see it. */
+export async function requireEditable(db: Q, viewer: Viewer, id: string): Promise<LoadedAccess> {
+  const access = await requireVisible(db, viewer, id);
+  if (!canEditSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.cannotEdit);
+  return access;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** Collections with their owner and whether the viewer collaborates on them. */
+function summaryRows(db: Q, viewerId: string | null) {
+  return db
+    .selectFrom('supercurations as s')
+    .leftJoin('user as u', 'u.id', 's.user_id')
+    .leftJoin('profiles as p', 'p.user_id', 's.user_id')
+    .leftJoin('collaborators as vc', (join) =>
+      join.onRef('vc.supercuration_id', '=', 's.id').on('vc.user_id', '=', viewerId ?? ''),
+    )
+    .select([
+      's.id',
+      's.user_id',
+      's.title',
+      's.description',
+      's.thumbnail_url',
+      's.is_public',
+      's.slug',
+      's.links_count',
+      's.created_at',
+      's.updated_at',
+    ])
+    .select(['u.name as owner_name', 'p.avatar_key as owner_avatar_key', 'vc.user_id as collaborator_id']);
+}
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
+
+async function toSummaries(db: Q, rows: SummaryRow[], viewer: Viewer | null): Promise<SupercurationSummary[]> {
+  if (rows.length === 0) return [];
+  const topics = await db
+    .selectFrom('supercuration_topics as st')
+    .innerJoin('topics as t', (join) => join.onRef('t.user_id', '=', 'st.user_id').onRef('t.id', '=', 'st.topic_id'))
+    .select(['st.supercuration_id', 't.id', 't.name', 't.color'])
+    .where(
+      'st.supercuration_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('t.created_at')
+    .orderBy('t.id')
+    .execute();
+  return rows.map((r) => {
+    const access: SupercurationAccess = {
+      ownerId: r.user_id,
+      isPublic: Number(r.is_public) === 1,
+      viewerIsCollaborator: r.collaborator_id !== null,
+    };
+    const topicDetails: SupercurationTopic[] = topics
+      .filter((t) => t.supercuration_id === r.id)
+      .map((t) => ({ id: t.id, name: t.name, color: t.color }));
+    const topicIds = topicDetails.map((t) => t.id);
+    return {
+      id: r.id,
+      title: r.title,
+      description: r.description,
+      thumbnailUrl: r.thumbnail_url,
+      topics: topicIds,
+      topicDetails,
+      focus: focusCategoriesOf(topicIds),
+      isPublic: access.isPublic,
+      slug: access.isPublic ? r.slug : null,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      linksCount: r.links_count,
+      user: {
+        id: r.user_id,
+        name: r.owner_name || UNKNOWN_USER_NAME,
+        avatarUrl: avatarUrl(r.user_id, r.owner_avatar_key ?? null),
+      },
+      canEdit: canEditSupercuration(viewer, access),
+      isOwner: isSupercurationOwner(viewer, access),
+    };
+  });
+}
+
+export async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]> {
+  const categories = await db
+    .selectFrom('tag_categories')
+    .select(['id', 'name', 'color'])
+    .where('supercuration_id', '=', id)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  if (categories.length === 0) return [];
+  const tags = await db
+    .selectFrom('tags')
+    .select(['category_id', 'name'])
+    .where(
+      'category_id',
+      'in',
+      categories.map((c) => c.id),
+    )
+    .orderBy('name')
+    .execute();
+  return categories.map((c) => ({ ...c, tags: tags.filter((t) => t.category_id === c.id).map((t) => t.name) }));
+}
+
+async function toDetail(db: Q, row: SummaryRow, viewer: Viewer | null): Promise<Supercuration> {
+  const [[summary], tagCategories, collaborators] = await Promise.all([
+    toSummaries(db, [row], viewer),
+    tagCategoriesOf(db, row.id),
+    db
+      .selectFrom('collaborators as c')
+      .innerJoin('user as u', 'u.id', 'c.user_id')
+      .leftJoin('profiles as p', 'p.user_id', 'c.user_id')
+      .select(['u.id', 'u.name', 'p.avatar_key'])
+      .where('c.supercuration_id', '=', row.id)
+      .orderBy('c.created_at')
+      .orderBy('u.id')
+      .execute(),
+  ]);
+  return {
+    ...(summary as SupercurationSummary),
+    tagCategories,
+    collaborators: collaborators.map((c) => ({
+      id: c.id,
+      name: c.name || UNKNOWN_USER_NAME,
+      avatarUrl: avatarUrl(c.id, c.avatar_key ?? null),
+    })),
+  };
+}
+
+/** The detail of a collection the viewer may see, else 404 'Supercuration not found'. */
+export async function getSupercuration(db: Db, viewer: Viewer | null, id: string): Promise<Supercuration> {
+  const row = await summaryRows(db.kysely, viewer?.id ?? null).where('s.id', '=', id).executeTakeFirst();
+  if (!row || !canSeeSupercuration(viewer, toAccess({ owner_id: row.user_id, ...row }))) {
+    throw notFound(SUPERCURATION_MESSAGES.notFound);
+  }
+  return toDetail(db.kysely, row, viewer);
+}
+
+/** The public page's collection: public ones only, else 404 "This supercuration doesn't exist or is private". */
+export async function getPublicSupercuration(db: Db, viewer: Viewer | null, slug: string): Promise<Supercuration> {
+  const row = await summaryRows(db.kysely, viewer?.id ?? null)
+    .where('s.slug', '=', slug)
+    .where('s.is_public', '=', 1)
+    .executeTakeFirst();
+  if (!row || !canSeePublicPage(toAccess({ owner_id: row.user_id, ...row }))) {
+    throw notFound(SUPERCURATION_MESSAGES.publicNotFound);
+  }
+  return toDetail(db.kysely, row, viewer);
+}
+
+/** What the public page's HTML head shows (server/http/web-routes.ts); null unless public. */
+export async function getPublicPageMeta(db: Db, slug: string) {
+  return db.kysely
+    .selectFrom('supercurations as s')
+    .leftJoin('user as u', 'u.id', 's.user_id')
+    .select(['s.title', 's.description', 's.thumbnail_url', 'u.name as owner_name'])
+    .where('s.slug', '=', slug)
+    .where('s.is_public', '=', 1)
+    .executeTakeFirst();
+}
+
+const LIST_TAG = 'sc';
+const SEARCH_TAG = 'sq';
+
+interface Ranked {
+  id: string;
+  created_at: string;
+}
+
+/** A page of ids newest first, from rows sorted newest first, one more than a page. */
+export function pageOf(rows: Ranked[], size: number) {
+  const hasMore = rows.length > size;
+  const ids = rows.slice(0, size);
+  const last = ids[ids.length - 1];
+  return { ids, hasMore, nextCursor: hasMore && last ? encodeKeyset(LIST_TAG, [last.created_at, last.id]) : null };
+}
+
+/** The summaries of these collections, in this order. */
+export async function summariesOf(db: Q, ids: readonly string[], viewer: Viewer | null): Promise<SupercurationSummary[]> {
+  if (ids.length === 0) return [];
+  const rows = await summaryRows(db, viewer?.id ?? null).where('s.id', 'in', [...ids]).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return toSummaries(
+    db,
+    ids.flatMap((id) => byId.get(id) ?? []),
+    viewer,
+  );
+}
+
+/** Newest first with the keyset cursor on (created_at, id), one row more than a page. */
+export function newestFirst<T extends SelectQueryBuilder<Database & { s: Database['supercurations'] }, 's', Ranked>>(
+  query: T,
+  cursor: string | undefined,
+  size: number,
+): T {
+  let q = query;
+  if (cursor) {
+    q = q.where(keysetAfter(['s.created_at', 's.id'], 'desc', decodeKeyset(LIST_TAG, ['string', 'string'], cursor))) as T;
+  }
+  return q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(size + 1) as T;
+}
+
+const hasTopic = (topic: string) =>
+  sql<boolean>`exists (select 1 from supercuration_topics st where st.supercuration_id = s.id and st.topic_id = ${topic})`;
+
+/** SPEC §2 Focus: a mapped topic (FOCUS_TOPIC_IDS), or none of them for 'generaliste'. */
+function inFocus(focus: FocusCategory) {
+  const generalist = focus === 'generaliste';
+  const ids = generalist ? FOCUS_MAPPED_TOPIC_IDS : FOCUS_TOPIC_IDS[focus];
+  const tagged = sql<boolean>`exists (select 1 from supercuration_topics st where st.supercuration_id = s.id and st.topic_id in (${sql.join([...ids])}))`;
+  return generalist ? sql<boolean>`not ${tagged}` : tagged;
+}
+
+/**
+ * My Supercurations (SPEC §2): the viewer's own and collaborating collections, plus (scope 'all')
+ * other users' public ones; topic filter by topic id; newest first. Each source is read from its
+ * own index in order (own: user_id, public: is_public, collaborating: the viewer's few rows), a
+ * page from each, merged: no OR across indexes, no sort of every collection.
+ */
+export async function listSupercurations(
+  db: Db,
+  viewer: Viewer,
+  q: SupercurationListParams,
+): Promise<Page<SupercurationSummary>> {
+  const size = SUPERCURATION_PAGE_SIZE;
+  const k = db.kysely;
+  const filtered = <T extends SelectQueryBuilder<Database & { s: Database['supercurations'] }, 's', Ranked>>(query: T) =>
+    newestFirst(q.topic ? (query.where(hasTopic(q.topic)) as T) : query, q.cursor, size);
+  const sources = [
+    filtered(k.selectFrom('supercurations as s').select(['s.id', 's.created_at']).where('s.user_id', '=', viewer.id)),
+    // Driven from the viewer's collaborator rows (collaborators_user), then sorted: a user collaborates on few.
+    filtered(
+      k
+        .selectFrom('collaborators as c')
+        .innerJoin('supercurations as s', 's.id', 'c.supercuration_id')
+        .select(['s.id', 's.created_at'])
+        .where('c.user_id', '=', viewer.id),
+    ),
+    ...(q.scope === 'all'
+      ? [filtered(k.selectFrom('supercurations as s').select(['s.id', 's.created_at']).where('s.is_public', '=', 1))]
+      : []),
+  ];
+  const merged = new Map<string, Ranked>();
+  for (const rows of await Promise.all(sources.map((source) => source.execute()))) {
+    for (const r of rows) merged.set(r.id, r);
+  }
+  const sorted = [...merged.values()].sort((a, b) =>
+    a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+  );
+  const { ids, hasMore, nextCursor } = pageOf(sorted, size);
+  return { items: await summariesOf(k, ids.map((r) => r.id), viewer), hasMore, nextCursor };
+}
+
+/**
+ * /directory: public collections only, newest first, 24 a page; `focus` per FOCUS_TOPIC_IDS.
+ * `q` matches the beginnings of words of the title or description, index-backed (server/db/search.ts).
+ */
+export async function directory(db: Db, viewer: Viewer | null, q: DirectoryParams): Promise<Page<SupercurationSummary>> {
+  const size = DIRECTORY_PAGE_SIZE;
+  let rows: Ranked[];
+  if (q.q) {
+    const words = searchWords(q.q);
+    if (words.length === 0) return { items: [], hasMore: false, nextCursor: null };
+    if (db.dialect === 'sqlite') return sqliteSearch(db.kysely, viewer, words, q);
+    rows = await pgSearch(db.kysely, words, q);
+  } else {
+    rows = await directoryQuery(db.kysely, q).execute();
+  }
+  const { ids, hasMore, nextCursor } = pageOf(rows, size);
+  return { items: await summariesOf(db.kysely, ids.map((r) => r.id), viewer), hasMore, nextCursor };
+}
+
+/** The ids of one directory page without a search (one more than a page): the public index, newest first. */
+export function directoryQuery(db: Q, q: Omit<DirectoryParams, 'q'>) {
+  let query = db.selectFrom('supercurations as s').select(['s.id', 's.created_at']).where('s.is_public', '=', 1);
+  if (q.focus) query = query.where(inFocus(q.focus));
+  return newestFirst(query, q.cursor, DIRECTORY_PAGE_SIZE);
+}
+
+/** How many of the newest public collections PostgreSQL checks before asking the search index instead. */
+export const PG_SEARCH_WINDOW = 1000;
+
+/**
+ * PostgreSQL search, newest first, in two bounded steps (a planner left alone guesses the number of
+ * hits of a prefix query badly, and with LIMIT may walk every row):
+ * 1. the newest PG_SEARCH_WINDOW public collections (after the cursor), read in index order, are
+ *    checked against the stored search_doc; common words fill a page here;
+ * 2. otherwise hits are rare (under 2.5% of those rows): all of them come from the GIN index
+ *    (sequential scans off for this one statement), then the page is sorted from them.
+ */
+export async function pgSearch(db: Q, words: readonly string[], q: DirectoryParams): Promise<Ranked[]> {
+  const size = DIRECTORY_PAGE_SIZE;
+  const match = pgSearchCondition(words);
+  const after = q.cursor ? decodeKeyset(LIST_TAG, ['string', 'string'], q.cursor) : null;
+  const keyset = after ? sql`and ${keysetAfter(['s.created_at', 's.id'], 'desc', after)}` : sql``;
+  const focus = q.focus ? inFocus(q.focus) : sql<boolean>`true`;
+  const recent = await sql<Ranked & { hit: boolean; in_focus: boolean }>`
+    select id, created_at from (
+      select s.id, s.created_at, ${match} as hit, ${focus} as in_focus
+      from supercurations s where s.is_public = 1 ${keyset}
+      order by s.created_at desc, s.id desc limit ${PG_SEARCH_WINDOW}
+    ) w where hit and in_focus order by created_at desc, id desc limit ${size + 1}`.execute(db);
+  if (recent.rows.length > size) return recent.rows;
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const all = await sql<Ranked>`
+      with hits as materialized (select s.id, s.created_at, s.is_public from supercurations s where ${match})
+      select s.id, s.created_at from hits s
+      where s.is_public = 1 ${keyset} and ${focus}
+      order by s.created_at desc, s.id desc limit ${size + 1}`.execute(trx);
+    return all.rows;
+  });
+}
+
+/**
+ * SQLite search: the FTS5 table drives, read in rowid order from the newest (rowid follows
+ * insertion, which is creation order), so a page stops after 24 hits however common the words;
+ * the cursor is the last rowid. The collections of the page are then read by id.
+ */
+async function sqliteSearch(
+  db: Q,
+  viewer: Viewer | null,
+  words: readonly string[],
+  q: DirectoryParams,
+): Promise<Page<SupercurationSummary>> {
+  const size = DIRECTORY_PAGE_SIZE;
+  const rows = await sqliteSearchQuery(words, q.focus, q.cursor, size).execute(db);
+  const hasMore = rows.rows.length > size;
+  const hits = rows.rows.slice(0, size);
+  const last = hits[hits.length - 1];
+  return {
+    items: await summariesOf(
+      db,
+      hits.map((h) => h.id),
+      viewer,
+    ),
+    hasMore,
+    nextCursor: hasMore && last ? encodeKeyset(SEARCH_TAG, [Number(last.r)]) : null,
+  };
+}
+
+export function sqliteSearchQuery(words: readonly string[], focus: FocusCategory | undefined, cursor: string | undefined, size: number) {
+  const after = cursor ? decodeKeyset(SEARCH_TAG, ['number'], cursor)[0] : undefined;
+  return sql<{ id: string; r: number }>`select s.id, supercurations_search.rowid as r
+    from supercurations_search cross join supercurations s on s.rowid = supercurations_search.rowid
+    where supercurations_search match ${ftsMatch(words)} and s.is_public = 1
+    ${after === undefined ? sql`` : sql`and supercurations_search.rowid < ${after}`}
+    ${focus ? sql`and ${inFocus(focus)}` : sql``}
+    order by supercurations_search.rowid desc limit ${size + 1}`;
+}
+
+/**
+ * A user's public collections (their profile's 'Public Supercurations'), newest first, 24 a page,
+ * open to anyone; 404 'User not found' for an unknown user. Private ones are never listed, whoever asks.
+ */
+export async function userPublicSupercurations(
+  db: Db,
+  viewer: Viewer | null,
+  userId: string,
+  cursor: string | undefined,
+): Promise<Page<SupercurationSummary>> {
+  const k = db.kysely;
+  const user = await k.selectFrom('user').select('id').where('id', '=', userId).executeTakeFirst();
+  if (!user) throw notFound(SUPERCURATION_MESSAGES.userNotFound);
+  const rows = await newestFirst(
+    k.selectFrom('supercurations as s').select(['s.id', 's.created_at']).where('s.user_id', '=', userId).where('s.is_public', '=', 1),
+    cursor,
+    SUPERCURATION_PAGE_SIZE,
+  ).execute();
+  const { ids, hasMore, nextCursor } = pageOf(rows, SUPERCURATION_PAGE_SIZE);
+  return { items: await summariesOf(k, ids.map((r) => r.id), viewer), hasMore, nextCursor };
+}
+
+/** Collections the viewer may add links to: own and collaborating, newest first. */
+export async function supercurationChoices(db: Db, viewer: Viewer): Promise<SupercurationChoice[]> {
+  const rows = await db.kysely
+    .selectFrom('supercurations as s')
+    .leftJoin('collaborators as c', (join) => join.onRef('c.supercuration_id', '=', 's.id').on('c.user_id', '=', viewer.id))
+    .select(['s.id', 's.title', 's.is_public', 's.user_id'])
+    .where((eb) => eb.or([eb('s.user_id', '=', viewer.id), eb('c.user_id', 'is not', null)]))
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(1000)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    isPublic: Number(r.is_public) === 1,
+    isOwner: r.user_id === viewer.id,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+async function assertSlugFree(trx: Q, slug: string, exceptId?: string): Promise<void> {
+  let query = trx.selectFrom('supercurations').select('id').where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst()) throw slugTaken();
+}
+
+async function replaceTopics(trx: Q, id: string, ownerId: string, topicIds: readonly string[]): Promise<void> {
+  await assertOwnTopics(trx, ownerId, topicIds);
+  await trx.deleteFrom('supercuration_topics').where('supercuration_id', '=', id).execute();
+  if (topicIds.length === 0) return;
+  await trx
+    .insertInto('supercuration_topics')
+    .values(topicIds.map((topic_id) => ({ supercuration_id: id, user_id: ownerId, topic_id })))
+    .execute();
+}
+
+/** Runs a write, answering a slug taken by a concurrent write with 409 too. */
+async function slugSafe<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken();
+    throw err;
+  }
+}
+
+/** SPEC §5 Create Supercuration: title, description, visibility, slug (public only), the creator's topics. */
+export async function createSupercuration(db: Db, viewer: Viewer, input: CreateSupercuration): Promise<Supercuration> {
+  const id = newId();
+  await slugSafe(() =>
+    db.kysely.transaction().execute(async (trx) => {
+      if (input.slug) await assertSlugFree(trx, input.slug);
+      const at = now();
+      await trx
+        .insertInto('supercurations')
+        .values({
+          id,
+          user_id: viewer.id,
+          title: input.title,
+          description: input.description,
+          thumbnail_url: input.thumbnailUrl,
+          is_public: input.isPublic ? 1 : 0,
+          slug: input.isPublic ? input.slug : null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await replaceTopics(trx, id, viewer.id, input.topics);
+    }),
+  );
+  return getSupercuration(db, viewer, id);
+}
+
+/**
+ * Editors change any field. Private → the slug is dropped (not stored for private collections,
+ * SPEC §5); public needs a slug, given or kept. Topics are the owner's (topics are per user).
+ */
+export async function updateSupercuration(
+  db: Db,
+  viewer: Viewer,
+  id: string,
+  changes: UpdateSupercuration,
+): Promise<Supercuration> {
+  await slugSafe(() =>
+    db.kysely.transaction().execute(async (trx) => {
+      const access = await requireEditable(trx, viewer, id);
+      const current = await trx.selectFrom('supercurations').select(['slug']).where('id', '=', id).executeTakeFirstOrThrow();
+      const isPublic = changes.isPublic ?? access.isPublic;
+      const slug = isPublic ? (changes.slug !== undefined ? changes.slug : current.slug) : null;
+      if (isPublic && !slug) throw badRequest(SUPERCURATION_MESSAGES.slugRequired, 'VALIDATION_ERROR');
+      if (slug && slug !== current.slug) await assertSlugFree(trx, slug, id);
+      await trx
+        .updateTable('supercurations')
+        .set({
+          title: changes.title,
+          description: changes.description,
+          thumbnail_url: changes.thumbnailUrl,
+          is_public: isPublic ? 1 : 0,
+          slug,
+          updated_at: now(),
+        })
+        .where('id', '=', id)
+        .execute();
+      if (changes.topics) await replaceTopics(trx, id, access.ownerId, changes.topics);
+    }),
+  );
+  return getSupercuration(db, viewer, id);
+}
+
+/** Owner only. Its memberships, tags, categories, collaborators and e-mail subscribers go with it; links stay. */
+export async function deleteSupercuration(db: Db, viewer: Viewer, id: string): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    const access = await requireVisible(trx, viewer, id);
+    if (!canDeleteSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyDelete);
+    await trx.deleteFrom('supercurations').where('id', '=', id).execute();
+  });
+}
+
+/**
+ * Collection e-mail subscription (SPEC §4): public collections only. Stored unconfirmed with the
+ * sha256 of a random token (the confirmation mail comes with the subscriptions issue). Subscribing
+ * again changes nothing, and the answer is the same either way (no address enumeration).
+ */
+export async function subscribeByEmail(db: Db, id: string, email: string): Promise<EmailSubscribeResult> {
+  const row = await collectionAccess(db.kysely, null).where('s.id', '=', id).executeTakeFirst();
+  if (!row || !canSubscribeByEmail(toAccess(row))) throw notFound(SUPERCURATION_MESSAGES.notFound);
+  const token = randomBytes(32).toString('base64url');
+  await db.kysely
+    .insertInto('email_subscribers')
+    .values({
+      id: newId(),
+      supercuration_id: id,
+      email,
+      confirmed_at: null,
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      created_at: now(),
+    })
+    .onConflict((oc) => oc.columns(['supercuration_id', 'email']).doNothing())
+    .execute();
+  return { message: SUPERCURATION_MESSAGES.subscribeThanks };
+}

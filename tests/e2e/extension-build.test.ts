@@ -1,0 +1,114 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { buildE2EExtension, runWxt } from './support/extension';
+
+const OUTPUT = path.resolve(import.meta.dirname, '../../.output');
+const PERMISSIONS = ['activeTab', 'scripting', 'contextMenus', 'storage', 'notifications'];
+
+type Manifest = Record<string, unknown> & {
+  manifest_version: number;
+  permissions?: string[];
+  host_permissions?: string[];
+  optional_host_permissions?: string[];
+  optional_permissions?: string[];
+  background?: { service_worker?: string; scripts?: string[] };
+  action?: { default_popup?: string; default_title?: string };
+  options_ui?: { page?: string };
+  icons?: Record<string, string>;
+  commands?: Record<string, { suggested_key?: { default?: string } }>;
+  browser_specific_settings?: { gecko?: { id?: string; strict_min_version?: string } };
+};
+
+const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : [full];
+  });
+}
+
+const kB = (dir: string) => files(dir).reduce((sum, f) => sum + statSync(f).size, 0) / 1024;
+
+/** Every file the manifest and its HTML pages name is in the build. */
+function expectComplete(dir: string, manifest: Manifest) {
+  const named = [
+    manifest.background?.service_worker,
+    ...(manifest.background?.scripts ?? []),
+    manifest.action?.default_popup,
+    manifest.options_ui?.page,
+    ...Object.values(manifest.icons ?? {}),
+    'capture.js',
+  ].filter((f): f is string => Boolean(f));
+  for (const file of named) expect(existsSync(path.join(dir, file)), file).toBe(true);
+  for (const page of ['popup.html', 'options.html']) {
+    const html = readFileSync(path.join(dir, page), 'utf8');
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      // Extensions may not load code from elsewhere (store policies, MV3).
+      expect(ref.startsWith('/'), `${page} loads ${ref}`).toBe(true);
+      expect(existsSync(path.join(dir, ref)), `${page} → ${ref}`).toBe(true);
+    }
+  }
+}
+
+describe('browser extension builds (npm run build:extension)', () => {
+  beforeAll(async () => {
+    await Promise.all([runWxt(['build']), runWxt(['build', '-b', 'firefox', '--mv3'])]);
+  }, 300_000);
+
+  test('Chrome MV3: the minimal permissions, the server as an optional host, the popup, options, shortcut and icons', () => {
+    const dir = path.join(OUTPUT, 'chrome-mv3');
+    const manifest = manifestOf(dir);
+    expect(manifest).toMatchObject({
+      manifest_version: 3,
+      name: 'Supercurate',
+      permissions: PERMISSIONS,
+      optional_permissions: ['tabs'],
+      optional_host_permissions: ['http://*/*', 'https://*/*'],
+      background: { service_worker: 'background.js' },
+      action: { default_popup: 'popup.html', default_title: 'Share to Supercurate' },
+      options_ui: { page: 'options.html', open_in_tab: true },
+      commands: { _execute_action: { suggested_key: { default: 'Alt+Shift+S' } } },
+    });
+    // No host is granted at install: the server's is asked for at runtime, pages come through activeTab.
+    expect(manifest.host_permissions).toBeUndefined();
+    expect(manifest).not.toHaveProperty('content_scripts');
+    expect(Object.keys(manifest.icons ?? {})).toEqual(['16', '32', '48', '128']);
+    // The e2e build's test hooks are compiled out of the store build.
+    expect(readFileSync(path.join(dir, 'background.js'), 'utf8')).not.toContain('supercurateTest');
+    expectComplete(dir, manifest);
+    console.info(`chrome-mv3: ${kB(dir).toFixed(0)} kB unpacked`);
+  });
+
+  test('Firefox MV3: a valid manifest with a gecko id, an event-page background and the same permissions', () => {
+    const dir = path.join(OUTPUT, 'firefox-mv3');
+    const manifest = manifestOf(dir);
+    expect(manifest).toMatchObject({
+      manifest_version: 3,
+      permissions: PERMISSIONS,
+      optional_permissions: ['tabs'],
+      optional_host_permissions: ['http://*/*', 'https://*/*'],
+      background: { scripts: ['background.js'] },
+      action: { default_popup: 'popup.html' },
+      commands: { _execute_action: { suggested_key: { default: 'Alt+Shift+S' } } },
+      browser_specific_settings: { gecko: { id: 'extension@supercurate.app', strict_min_version: '128.0' } },
+    });
+    // Firefox runs no service worker for extensions: scripts only.
+    expect(manifest.background?.service_worker).toBeUndefined();
+    expect(manifest.host_permissions).toBeUndefined();
+    expect(manifest.version).toMatch(/^\d+(\.\d+){0,3}$/);
+    expectComplete(dir, manifest);
+    console.info(`firefox-mv3: ${kB(dir).toFixed(0)} kB unpacked`);
+  });
+
+  test('the e2e build differs from the store build only by loopback host permissions', async () => {
+    const e2e = manifestOf(await buildE2EExtension());
+    const store = manifestOf(path.join(OUTPUT, 'chrome-mv3'));
+    const { host_permissions, ...rest } = e2e;
+    expect(host_permissions).toEqual(['http://127.0.0.1/*', 'http://localhost/*']);
+    expect(rest).toEqual(store);
+  });
+});

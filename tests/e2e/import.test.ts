@@ -1,0 +1,207 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { ApiError } from '../../shared/api/client';
+import { IMPORT_MESSAGES } from '../../shared/domain';
+import { testDatabases } from '../support/databases';
+import { expectNoHorizontalScroll, holdRequests, visible } from './support/flows';
+import { useE2E } from './support/harness';
+import { LOOPBACK_PREVIEWS, feedCard, signInWithLinks, useArticleServer } from './support/link-flows';
+
+const databases = await testDatabases();
+const PHONE = { width: 375, height: 740 };
+
+/** The import panel, opened from under the add box. */
+async function openImport(page: Page): Promise<Locator> {
+  const toggle = page.getByRole('button', { name: IMPORT_MESSAGES.importToggle });
+  await toggle.click();
+  expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+  return visible(page.getByRole('tabpanel', { name: 'Text' }));
+}
+
+function foundList(page: Page): Locator {
+  return page.getByRole('list', { name: 'Found URLs' });
+}
+
+/** Signed in with a collection to share into (through its API; a format is used where there is none). */
+async function signInWithCollection(page: Page, baseUrl: string) {
+  const user = await signInWithLinks(page, baseUrl);
+  try {
+    const collection = await user.api.createSupercuration({ title: 'Imported reads', description: 'From a newsletter', isPublic: false });
+    return { user, collection };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return { user, collection: null };
+    throw err;
+  }
+}
+
+for (const database of databases) {
+  describe(`Import [${database.name}]`, () => {
+    const e2e = useE2E(database, LOOPBACK_PREVIEWS);
+    const site = useArticleServer();
+
+    test('pasted text with a dozen URLs: found, previewed, one shared alone, a selection shared in one batch', async () => {
+      const articles = Array.from({ length: 12 }, (_, i) => ({
+        title: `Imported Article ${i + 1}`,
+        description: `Summary number ${i + 1}.`,
+      }));
+      const urls = articles.map((a) => site.publish(a));
+      const newsletter = [
+        'Hi all, this week’s links:',
+        ...urls.map((u, i) => (i % 3 === 0 ? `${i + 1}. ${u}.` : i % 3 === 1 ? `- (${u})` : `<${u}>`)),
+        `And again the first one: ${urls[0]}`,
+        'Reply to hello@example.com, see you in v2.1!',
+      ].join('\n');
+
+      const page = await e2e.open();
+      const { user, collection } = await signInWithCollection(page, e2e.server.origin);
+      const panel = await openImport(page);
+      await panel.getByLabel('Text with URLs').fill(newsletter);
+      await panel.getByRole('button', { name: 'Find URLs' }).click();
+
+      const list = await visible(foundList(page));
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(12);
+      await visible(page.getByText('12 of 12 selected'));
+      // Previews arrive (three at a time) and progress is shown until the last one.
+      await visible(page.getByText('Previews loaded 12/12'));
+      for (const a of articles) await visible(list.getByText(a.title, { exact: true }));
+      await visible(list.getByText('Summary number 7.'));
+
+      // One item through Preview & Share on its own: it leaves the list.
+      await list.getByRole('button', { name: 'Share Imported Article 12' }).click();
+      const dialog = await visible(page.getByRole('dialog', { name: 'Preview & Share' }));
+      expect(await dialog.getByLabel('Title').inputValue()).toBe('Imported Article 12');
+      expect(await dialog.getByLabel('URL (optional)').inputValue()).toBe(urls[11]);
+      await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(11);
+      await visible(feedCard(page, 'Imported Article 12'));
+
+      // Select none, then five.
+      await page.getByLabel('Select all').uncheck();
+      await visible(page.getByText('0 of 11 selected'));
+      const share = page.getByRole('button', { name: /^Share Selected/ });
+      expect(await share.isDisabled()).toBe(true);
+      const chosen = [1, 3, 5, 8, 10].map((n) => articles[n - 1]!.title);
+      for (const title of chosen) await list.getByLabel(title, { exact: true }).check();
+      await visible(page.getByText('5 of 11 selected'));
+      expect(await share.textContent()).toBe('Share Selected (5)');
+
+      // The batch rule: hidden from the main feed needs a collection or a format.
+      const hide = page.getByLabel("Don't add to main feed");
+      await hide.check();
+      await share.click();
+      await visible(page.getByRole('alert').filter({ hasText: IMPORT_MESSAGES.batchRule }));
+      if (collection) await page.getByRole('group', { name: 'Add to Supercurations' }).getByLabel(collection.title).check();
+      else await page.getByRole('group', { name: 'Format' }).getByRole('button', { name: 'Article' }).click();
+      // ...and into the feed too.
+      await hide.uncheck();
+
+      const held = await holdRequests(page, '**/api/links/batch');
+      await share.click();
+      await visible(page.getByRole('button', { name: 'Sharing 5 links...' }));
+      await held.release();
+      await visible(page.getByText('5 links shared'));
+      // SPEC §4: the list and the settings start over.
+      await foundList(page).waitFor({ state: 'detached' });
+      expect(await page.getByLabel('Text with URLs').inputValue()).toBe('');
+      for (const title of chosen) await visible(feedCard(page, title));
+      expect(await feedCard(page, 'Imported Article 2').count()).toBe(0);
+
+      const feed = await user.api.listLinks();
+      const shared = feed.items.filter((l) => chosen.includes(l.title));
+      expect(shared.map((l) => l.url).sort()).toEqual([1, 3, 5, 8, 10].map((n) => urls[n - 1]).sort());
+      for (const link of shared) {
+        if (collection) expect(link.supercurationIds).toEqual([collection.id]);
+        else expect(link.format).toBe('article');
+      }
+
+      // A new search starts with fresh settings.
+      await page.getByLabel('Text with URLs').fill(urls[1]!);
+      await page.getByRole('button', { name: 'Find URLs' }).click();
+      await visible(page.getByText('1 of 1 selected'));
+      expect(await page.getByLabel("Don't add to main feed").isChecked()).toBe(false);
+      if (collection) {
+        expect(await page.getByRole('group', { name: 'Add to Supercurations' }).getByLabel(collection.title).isChecked()).toBe(false);
+      }
+    });
+
+    test('a text without URLs says so; the panel works at 375 px and by keyboard', async () => {
+      const page = await e2e.open({ viewport: PHONE });
+      await signInWithLinks(page, e2e.server.origin);
+      const toggle = page.getByRole('button', { name: IMPORT_MESSAGES.importToggle });
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      const text = await visible(page.getByLabel('Text with URLs'));
+      await text.focus();
+      await page.keyboard.type('Nothing here but report.pdf, v1.2 and ada@example.com');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Find URLs');
+      await page.keyboard.press('Enter');
+      await visible(page.getByRole('alert').filter({ hasText: IMPORT_MESSAGES.noUrlsFound }));
+
+      // Reading the clipboard needs the browser's permission: without it, a hint; with it, the text is searched.
+      const pasteButton = page.getByRole('button', { name: 'Paste from clipboard' });
+      await pasteButton.click();
+      await visible(page.getByText(IMPORT_MESSAGES.clipboardDenied));
+      const url = site.publish({ title: 'A phone-sized read', description: 'Small screens too.' });
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.origin });
+      await page.evaluate((copied) => navigator.clipboard.writeText(copied), `look: ${url} and www.example.org`);
+      await pasteButton.click();
+      await visible(page.getByText('2 of 2 selected'));
+      expect(await text.inputValue()).toBe(`look: ${url} and www.example.org`);
+      await visible(foundList(page).getByText('A phone-sized read'));
+      await expectNoHorizontalScroll(page, PHONE.width);
+
+      // The image tab: the upload button is reachable by keyboard.
+      await page.getByRole('tab', { name: 'Image' }).click();
+      const upload = page.getByLabel('Upload screenshot');
+      await upload.focus();
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('file');
+      await expectNoHorizontalScroll(page, PHONE.width);
+    });
+
+    test('a screenshot made in Chromium is read in the browser: its URLs are found, nothing leaves the origin', { timeout: 180_000 }, async () => {
+      const expected = [
+        'https://example.com/ocr/first-article',
+        'https://news.example.org/2024/reading-list',
+        'https://www.example.net/posts/screenshots',
+        'https://blog.example.com/how-to-curate',
+      ];
+      // Render the "screenshot" in Chromium itself, from inline HTML (no request anywhere).
+      const painter = await e2e.open({ viewport: { width: 1100, height: 520 } });
+      await painter.setContent(`<!doctype html><html><body style="margin:40px;background:#fff;color:#111;font:30px/1.6 sans-serif">
+        <p>Weekly reads, worth your time:</p>
+        ${expected.map((u) => `<p style="margin:0">${u}</p>`).join('')}
+        <p>Shared by @ada - thanks for reading!</p></body></html>`);
+      const png = await painter.screenshot({ type: 'png' });
+
+      const page = await e2e.open();
+      const requests: string[] = [];
+      // Every request of the page and of its workers (the OCR engine runs in a worker).
+      page.context().on('request', (request) => requests.push(request.url()));
+      await signInWithLinks(page, e2e.server.origin);
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Image' }).click();
+      const started = Date.now();
+      await page.getByLabel('Upload screenshot').setInputFiles({ name: 'newsletter.png', mimeType: 'image/png', buffer: png });
+      await visible(page.getByRole('status').filter({ hasText: /Loading OCR engine\.\.\.|Recognising text\.\.\. \d+%/ }));
+
+      const list = foundList(page);
+      await list.waitFor({ state: 'visible', timeout: 150_000 });
+      console.info(`OCR of a 1100x520 screenshot (engine start included): ${Date.now() - started} ms`);
+      const found = await list.locator('[id$="-url"]').allTextContents();
+      expect(found).toEqual(expected);
+      // The text read is in the Text tab, to correct and search again.
+      await page.getByRole('tab', { name: 'Text' }).click();
+      expect(await page.getByLabel('Text with URLs').inputValue()).toContain('Weekly reads');
+
+      const origin = e2e.server.origin;
+      expect(requests.filter((u) => !u.startsWith(`${origin}/`) && !/^(data|blob):/.test(u))).toEqual([]);
+      const ocrFiles = requests.filter((u) => u.startsWith(`${origin}/ocr/`)).map((u) => u.slice(origin.length));
+      expect(ocrFiles).toContain('/ocr/worker.min.js');
+      expect(ocrFiles).toContain('/ocr/lang/eng.traineddata.gz');
+      expect(ocrFiles.some((u) => /^\/ocr\/core\/tesseract-core-(relaxedsimd-|simd-)?lstm\.wasm\.js$/.test(u))).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,105 @@
+import net from 'node:net';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The message as sent after DATA (dot-unstuffed, CRLF line ends). */
+  raw: string;
+}
+
+export interface SmtpSink {
+  /** smtp://127.0.0.1:PORT */
+  url: string;
+  received: ReceivedMail[];
+  /** Answer RCPT TO with this reply (e.g. '450 4.2.1 Try later') until it is set back to null. */
+  rejectRecipients: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * A minimal SMTP server on loopback that accepts every message and keeps it in memory: enough
+ * for nodemailer's plain (no TLS, no AUTH) SMTP client. Not a mail server: nothing is relayed.
+ */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const received: ReceivedMail[] = [];
+  const sockets = new Set<net.Socket>();
+  const sink: SmtpSink = {
+    url: '',
+    received,
+    rejectRecipients: null,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    let buffer = '';
+    let inData = false;
+    let data: string[] = [];
+    let from = '';
+    let to: string[] = [];
+    const reply = (line: string) => socket.write(`${line}\r\n`);
+    reply('220 localhost ESMTP test sink');
+
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let eol: number;
+      while ((eol = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, eol);
+        buffer = buffer.slice(eol + 2);
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            received.push({ from, to, raw: data.join('\r\n') + '\r\n' });
+            data = [];
+            reply('250 2.0.0 OK queued');
+          } else {
+            data.push(line.startsWith('..') ? line.slice(1) : line);
+          }
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') {
+          reply('250-localhost');
+          reply('250-8BITMIME');
+          reply('250 SMTPUTF8');
+        } else if (verb === 'HELO') reply('250 localhost');
+        else if (verb === 'MAIL') {
+          from = /<([^>]*)>/.exec(line)?.[1] ?? '';
+          to = [];
+          reply('250 2.1.0 OK');
+        } else if (verb === 'RCPT') {
+          if (sink.rejectRecipients) reply(sink.rejectRecipients);
+          else {
+            to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
+            reply('250 2.1.5 OK');
+          }
+        } else if (verb === 'DATA') {
+          inData = true;
+          reply('354 End data with <CR><LF>.<CR><LF>');
+        } else if (verb === 'RSET') {
+          from = '';
+          to = [];
+          reply('250 2.0.0 OK');
+        } else if (verb === 'NOOP') reply('250 2.0.0 OK');
+        else if (verb === 'QUIT') {
+          reply('221 2.0.0 Bye');
+          socket.end();
+        } else reply('502 5.5.2 Command not implemented');
+      }
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as net.AddressInfo;
+  sink.url = `smtp://127.0.0.1:${port}`;
+  return sink;
+}

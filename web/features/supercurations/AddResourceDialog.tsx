@@ -1,0 +1,50 @@
+import toast from 'react-hot-toast';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../shared/ui/primitives/dialog';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../shared/ui/primitives/tabs';
+import { AddLinkBox } from '../links/AddLinkBox';
+import { useResourceMutations } from './mutations';
+import { SavedPostsPicker } from './SavedPostsPicker';
+
+interface AddResourceDialogProps {
+  supercurationId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** 'Add New Resource': one of the user's saved posts, or a new link through Preview & Share. */
+export function AddResourceDialog({ supercurationId, open, onOpenChange }: AddResourceDialogProps) {
+  const { add } = useResourceMutations(supercurationId);
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Add New Resource</DialogTitle>
+          <DialogDescription>Pick one of your saved posts, or share a new link into this supercuration.</DialogDescription>
+        </DialogHeader>
+        <Tabs defaultValue="saved">
+          <TabsList aria-label="Resource source" className="w-full">
+            <TabsTrigger value="saved" className="flex-1">
+              Saved posts
+            </TabsTrigger>
+            <TabsTrigger value="new" className="flex-1">
+              New link
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="saved" className="mt-4">
+            <SavedPostsPicker supercurationId={supercurationId} />
+          </TabsContent>
+          <TabsContent value="new" className="mt-4">
+            <AddLinkBox
+              className="border-0 p-0 shadow-none sm:p-0"
+              share={(link) => add.mutateAsync({ link })}
+              onShared={() => {
+                toast.success('Resource added');
+                onOpenChange(false);
+              }}
+            />
+          </TabsContent>
+        </Tabs>
+      </DialogContent>
+    </Dialog>
+  );
+}

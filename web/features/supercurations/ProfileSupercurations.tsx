@@ -1,0 +1,40 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Layers } from 'lucide-react';
+import { useState } from 'react';
+import { SUPERCURATION_MESSAGES } from '../../../shared/domain';
+import { EmptyState } from '../../components/EmptyState';
+import { api } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+import { publicPath } from './paths';
+import { SupercurationCard } from './SupercurationCard';
+import { SupercurationResults } from './SupercurationResults';
+import { ViewToggle, type ViewMode } from './ViewToggle';
+
+/** A profile's 'Public Supercurations', in a grid or a list; cards open the public pages. */
+export function ProfileSupercurations({ userId }: { userId: string }) {
+  const [view, setView] = useState<ViewMode>('grid');
+  const list = useInfiniteQuery({
+    queryKey: queryKeys.userSupercurations(userId),
+    queryFn: ({ pageParam, signal }) => api.userSupercurations(userId, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
+  });
+  return (
+    <section aria-labelledby="public-supercurations" className="mt-10 grid gap-4">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="public-supercurations" className="text-lg font-semibold">
+          Public Supercurations
+        </h2>
+        <ViewToggle value={view} onChange={setView} />
+      </div>
+      <SupercurationResults
+        query={list}
+        label="Public Supercurations"
+        layout={view}
+        skeletons={3}
+        renderCard={(s) => <SupercurationCard supercuration={s} layout={view} to={s.slug ? publicPath(s.slug) : '#'} />}
+        empty={<EmptyState icon={Layers} title={SUPERCURATION_MESSAGES.noPublic} level={3} />}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { CircleAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { SUPERCURATION_MESSAGES, type Page, type SupercurationSummary } from '../../../shared/domain';
+import { cn } from '../../../shared/ui/cn';
+import { Button } from '../../../shared/ui/primitives/button';
+import { EmptyState } from '../../components/EmptyState';
+import { SupercurationCardSkeleton } from './SupercurationCard';
+import type { ViewMode } from './ViewToggle';
+
+type Results = UseInfiniteQueryResult<InfiniteData<Page<SupercurationSummary>, unknown>>;
+
+interface SupercurationResultsProps {
+  query: Results;
+  /** Skeleton cards while the first page loads. */
+  skeletons: number;
+  /** What to show when there is none. */
+  empty: ReactNode;
+  renderCard: (supercuration: SupercurationSummary) => ReactNode;
+  layout?: ViewMode;
+  /** Accessible name of the list. */
+  label: string;
+  className?: string;
+}
+
+/**
+ * A list of collection cards from a cursor-paged query: skeletons while loading, an error with
+ * Retry ('Failed to fetch supercurations'), the empty state, the cards, and 'Load more'.
+ */
+export function SupercurationResults({
+  query,
+  skeletons,
+  empty,
+  renderCard,
+  layout = 'grid',
+  label,
+  className,
+}: SupercurationResultsProps) {
+  const gridClass = cn(
+    layout === 'grid' ? 'grid gap-4 sm:grid-cols-2 xl:grid-cols-3' : 'grid gap-3',
+    className,
+  );
+  if (!query.data) {
+    if (query.isError) {
+      return (
+        <EmptyState icon={CircleAlert} title={SUPERCURATION_MESSAGES.fetchFailed} description="Check your connection and try again.">
+          <Button onClick={() => void query.refetch()}>Retry</Button>
+        </EmptyState>
+      );
+    }
+    return (
+      <div role="status" className={gridClass}>
+        <span className="sr-only">Loading...</span>
+        {Array.from({ length: skeletons }, (_, i) => (
+          <SupercurationCardSkeleton key={i} layout={layout} />
+        ))}
+      </div>
+    );
+  }
+
+  const items = query.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) return <>{empty}</>;
+  return (
+    <div className={cn('grid gap-6', query.isPlaceholderData && 'opacity-60 transition-opacity')} aria-busy={query.isFetching}>
+      <ul aria-label={label} className={gridClass}>
+        {items.map((s) => (
+          <li key={s.id} className="min-w-0">
+            {renderCard(s)}
+          </li>
+        ))}
+      </ul>
+      {query.isFetchNextPageError && (
+        <p role="alert" className="text-center text-sm text-destructive">
+          {SUPERCURATION_MESSAGES.fetchFailed}
+        </p>
+      )}
+      {query.hasNextPage && (
+        <Button
+          variant="outline"
+          className="justify-self-center"
+          disabled={query.isFetchingNextPage}
+          onClick={() => void query.fetchNextPage()}
+        >
+          {query.isFetchingNextPage ? 'Loading...' : 'Load more'}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useSearchParams } from 'react-router';
+import { FORMAT_IDS, LINK_SORTS, TIME_WINDOWS, type FormatId, type ResourceListQuery } from '../../../shared/domain';
+import type { TimeWindow } from '../links/feedFilters';
+import type { ViewMode } from './ViewToggle';
+
+export type ResourceSort = (typeof LINK_SORTS)[number];
+
+export const SORT_LABELS: Record<ResourceSort, string> = {
+  newest: 'Newest First',
+  oldest: 'Oldest First',
+  most_liked: 'Most Liked',
+};
+
+/** What a collection's resource list shows, kept in the page's URL (?tag=&window=&format=&sort=&view=list). */
+export interface ResourceFilters {
+  tag?: string;
+  window: TimeWindow;
+  format?: FormatId;
+  sort: ResourceSort;
+  view: ViewMode;
+}
+
+function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | undefined {
+  return allowed.find((a) => a === value);
+}
+
+/** The filters and a setter that writes them to the URL (replacing the history entry). */
+export function useResourceFilters() {
+  const [params, setParams] = useSearchParams();
+  const filters: ResourceFilters = {
+    tag: params.get('tag') || undefined,
+    window: oneOf(params.get('window'), TIME_WINDOWS) ?? 'all',
+    format: oneOf(params.get('format'), FORMAT_IDS),
+    sort: oneOf(params.get('sort'), LINK_SORTS) ?? 'newest',
+    view: params.get('view') === 'list' ? 'list' : 'grid',
+  };
+
+  function update(patch: Partial<ResourceFilters>) {
+    const next = { ...filters, ...patch };
+    const search = new URLSearchParams();
+    if (next.tag) search.set('tag', next.tag);
+    if (next.window !== 'all') search.set('window', next.window);
+    if (next.format) search.set('format', next.format);
+    if (next.sort !== 'newest') search.set('sort', next.sort);
+    if (next.view === 'list') search.set('view', 'list');
+    setParams(search, { replace: true });
+  }
+
+  /** The list's query (the view is not part of it). */
+  const query: Omit<ResourceListQuery, 'cursor'> = {
+    tag: filters.tag,
+    window: filters.window,
+    format: filters.format,
+    sort: filters.sort,
+  };
+  const filtered = Boolean(filters.tag || filters.format || filters.window !== 'all');
+  return { filters, query, filtered, update };
+}
