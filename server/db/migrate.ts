@@ -7,6 +7,8 @@ import * as m0002 from './migrations/0002_link_feed_indexes';
 import * as m0003 from './migrations/0003_link_previews';
 import * as m0004 from './migrations/0004_supercurations';
 import * as m0005 from './migrations/0005_following';
+import * as m0006 from './migrations/0006_email_delivery';
+import * as m0007 from './migrations/0007_feed_filter_indexes';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '0003_link_previews': m0003,
   '0004_supercurations': m0004,
   '0005_following': m0005,
+  '0006_email_delivery': m0006,
+  '0007_feed_filter_indexes': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
