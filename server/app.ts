@@ -9,6 +9,7 @@ import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAuthRoutes } from './http/auth-routes';
 import { profilePage, registerFollowingRoutes } from './http/following-routes';
+import { registerEmailSubscriptionRoutes } from './http/email-subscription-routes';
 import { HttpError, forbidden, registerErrorHandler } from './http/errors';
 import { registerHealthRoutes } from './http/health-routes';
 import { registerImageProxyRoutes } from './http/image-proxy-routes';
@@ -21,6 +22,7 @@ import { registerTopicRoutes } from './http/topic-routes';
 import { registerUploadRoutes } from './http/upload-routes';
 import { registerUserRoutes } from './http/user-routes';
 import { registerWebRoutes } from './http/web-routes';
+import { startDigestTimer } from './mail/digest';
 import { type Mailer, createMailer } from './mail/mailer';
 import { diskStorage } from './storage/uploads';
 
@@ -52,7 +54,13 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   const storage = diskStorage(path.join(config.dataDir, 'uploads'));
   const isTrustedOrigin = trustedOriginMatcher(config);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: server.log });
-  server.addHook('onClose', () => mailer.close());
+  const mailDeps = { db, mailer, publicUrl: config.publicUrl, secret: config.authSecret, log: server.log };
+  // Digests of new resources: a DB-claimed job, safe with several server processes (server/mail/digest.ts).
+  const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
+  server.addHook('onClose', async () => {
+    await stopDigests();
+    await mailer.close();
+  });
 
   registerErrorHandler(server);
   await server.register(helmet, {
@@ -84,6 +92,8 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
   // Writes sent by a page of another origin are refused (CSRF); clients without a browser send no Origin.
+  // Only /api/ is checked: POST /subscriptions/unsubscribe (RFC 8058 one-click) is exempt on purpose,
+  // as mail clients post it from anywhere without cookies; its signed token is the authorisation.
   server.addHook('onRequest', async (req) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
     if (!req.url.startsWith('/api/')) return;
@@ -111,6 +121,7 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   registerPreviewRoutes(server, { db, session, config });
   registerImageProxyRoutes(server, { db, storage, session, config });
   registerFollowingRoutes(server, { db, session, publicUrl: config.publicUrl });
+  registerEmailSubscriptionRoutes(server, { ...mailDeps, session });
   await registerWebRoutes(server, config.webDir, [
     linkPage(db, config.publicUrl),
     publicSupercurationPage(db, config.publicUrl),

@@ -63,6 +63,11 @@ const envSchema = z.object({
     .min(100, 'PREVIEW_TIMEOUT_MS must be at least 100')
     .max(60_000, 'PREVIEW_TIMEOUT_MS must be at most 60000')
     .default(5000),
+  DIGEST_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'DIGEST_INTERVAL_SECONDS must be a number' })
+    .int()
+    .min(1, 'DIGEST_INTERVAL_SECONDS must be at least 1')
+    .default(3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIR: z.string().trim().min(1).optional(),
 });
@@ -92,6 +97,8 @@ export interface Config {
   previewAllowPrivate: boolean;
   /** Overall deadline of one link-preview fetch (DNS, redirects and body), 5 s by default. */
   previewTimeoutMs: number;
+  /** At most one digest e-mail per collection per this many seconds (DIGEST_INTERVAL_SECONDS). */
+  digestIntervalSeconds: number;
   logLevel: string;
   /** The built web app (index.html and assets). */
   webDir: string;
@@ -127,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
+    digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR ? path.resolve(e.WEB_DIR) : path.resolve(import.meta.dirname, '../dist/web'),
   };

@@ -117,6 +117,16 @@ export interface Database {
     confirmed_at: string | null;
     token_hash: string;
     created_at: string;
+    confirm_sent_at: string | null;
+  };
+  email_send_limits: {
+    email: string;
+    window_start: string;
+    count: number;
+  };
+  digest_state: {
+    supercuration_id: string;
+    last_sent_at: string;
   };
   user_subscriptions: {
     id: string;

@@ -1,4 +1,4 @@
-import { FORMATS, USER_FEED_SIZE, userFeedPath } from '../../shared/domain';
+import { FORMATS, USER_FEED_SIZE, collectionFeedPath, userFeedPath } from '../../shared/domain';
 import type { Db } from '../db';
 import { type RssChannel, type RssItem, httpUrlOrNull } from './rss';
 
@@ -56,9 +56,6 @@ export async function userFeed(db: Db, publicUrl: string, userId: string): Promi
     items: links.map((l) => linkFeedItem(publicUrl, l)),
   };
 }
-
-/** The path of a public collection's RSS feed. */
-export const collectionFeedPath = (slug: string) => `/supercurations/public/${encodeURIComponent(slug)}/feed.xml`;
 
 /**
  * A public collection's feed: its 50 newest resources (by when they were added). Null when the

@@ -4,10 +4,10 @@ import {
   SUPERCURATION_MESSAGES,
   addCollaboratorSchema,
   addResourceSchema,
+  collectionFeedPath,
   collaboratorSearchQuerySchema,
   createSupercurationSchema,
   directoryQuerySchema,
-  emailSubscribeSchema,
   resourceListQuerySchema,
   setResourceTagsSchema,
   supercurationListQuerySchema,
@@ -16,7 +16,7 @@ import {
   updateTagCategorySchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
-import { collectionFeed, collectionFeedPath } from '../feeds/links';
+import { collectionFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { notFound } from './errors';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
@@ -29,7 +29,6 @@ import {
   getPublicSupercuration,
   getSupercuration,
   listSupercurations,
-  subscribeByEmail,
   supercurationChoices,
   updateSupercuration,
   userPublicSupercurations,
@@ -45,9 +44,6 @@ interface Deps {
 }
 
 const userSupercurationsQuerySchema = z.object({ cursor: z.string().max(500).optional() });
-
-/** E-mail subscriptions per client address per minute (visitors may subscribe, so per address, not per user). */
-export const SUBSCRIBE_RATE_LIMIT = 10;
 
 type Id = { Params: { id: string } };
 type IdLink = { Params: { id: string; linkId: string } };
@@ -165,16 +161,6 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
     await removeCollaborator(db, await editor(req), req.params.id, req.params.userId);
     return reply.status(204).send();
   });
-
-  // E-mail subscribers (visitors too), rate limited per client address.
-  app.post<Id>(
-    '/api/supercurations/:id/subscribers',
-    { config: { rateLimit: { max: SUBSCRIBE_RATE_LIMIT, timeWindow: '1 minute' } } },
-    async (req) => {
-      const { email } = emailSubscribeSchema.parse(req.body ?? {});
-      return subscribeByEmail(db, req.params.id, email);
-    },
-  );
 
   /** RSS 2.0 of a public collection's 50 newest resources; private or missing → 404. */
   app.get<{ Params: { slug: string } }>('/supercurations/public/:slug/feed.xml', async (req, reply) => {

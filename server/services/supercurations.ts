@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import {
   type CreateSupercuration,
   DIRECTORY_PAGE_SIZE,
-  type EmailSubscribeResult,
   type FocusCategory,
   FOCUS_MAPPED_TOPIC_IDS,
   FOCUS_TOPIC_IDS,
@@ -32,7 +31,6 @@ import {
   canEditSupercuration,
   canSeePublicPage,
   canSeeSupercuration,
-  canSubscribeByEmail,
   isSupercurationOwner,
 } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
@@ -563,28 +561,4 @@ export async function deleteSupercuration(db: Db, viewer: Viewer, id: string): P
     if (!canDeleteSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyDelete);
     await trx.deleteFrom('supercurations').where('id', '=', id).execute();
   });
-}
-
-/**
- * Collection e-mail subscription (SPEC §4): public collections only. Stored unconfirmed with the
- * sha256 of a random token (the confirmation mail comes with the subscriptions issue). Subscribing
- * again changes nothing, and the answer is the same either way (no address enumeration).
- */
-export async function subscribeByEmail(db: Db, id: string, email: string): Promise<EmailSubscribeResult> {
-  const row = await collectionAccess(db.kysely, null).where('s.id', '=', id).executeTakeFirst();
-  if (!row || !canSubscribeByEmail(toAccess(row))) throw notFound(SUPERCURATION_MESSAGES.notFound);
-  const token = randomBytes(32).toString('base64url');
-  await db.kysely
-    .insertInto('email_subscribers')
-    .values({
-      id: newId(),
-      supercuration_id: id,
-      email,
-      confirmed_at: null,
-      token_hash: createHash('sha256').update(token).digest('hex'),
-      created_at: now(),
-    })
-    .onConflict((oc) => oc.columns(['supercuration_id', 'email']).doNothing())
-    .execute();
-  return { message: SUPERCURATION_MESSAGES.subscribeThanks };
 }

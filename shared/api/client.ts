@@ -19,6 +19,7 @@ import type {
   CreateSupercurationInput,
   DirectoryQuery,
   EmailSubscribeResult,
+  EmailSubscriberGroup,
   ResourceListQuery,
   Supercuration,
   SupercurationChoice,
@@ -158,6 +159,9 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         signal,
         fallback: 'Failed to fetch subscriptions',
       }),
+    /** The confirmed e-mail subscribers of the signed-in user's own collections, per collection. */
+    myEmailSubscribers: (signal?: AbortSignal) =>
+      request<EmailSubscriberGroup[]>('/me/email-subscribers', { signal, fallback: 'Failed to fetch subscriptions' }),
     /** URL of the CSV export of the signed-in user's subscribers (a download, cookie-authenticated). */
     subscribersCsvUrl: () => `${baseUrl}/api/me/subscribers.csv`,
     /** URL of a user's RSS feed (not under /api: feed readers fetch it). */

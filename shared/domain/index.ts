@@ -8,3 +8,4 @@ export * from './subscriptions';
 export * from './csv';
 export * from './extract-urls';
 export * from './import';
+export * from './bookmarks';

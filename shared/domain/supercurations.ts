@@ -391,3 +391,15 @@ export interface EmailSubscribeResult {
   /** Always SUPERCURATION_MESSAGES.subscribeThanks; never tells whether the address was already there. */
   message: string;
 }
+
+/** The dashboard's 'E-mail subscribers': one of the owner's collections and its confirmed addresses. */
+export interface EmailSubscriberGroup {
+  supercurationId: string;
+  title: string;
+  subscribers: { email: string; confirmedAt: string }[];
+}
+
+/** The path of a public collection's RSS feed (private collections have none). */
+export function collectionFeedPath(slug: string): string {
+  return `/supercurations/public/${encodeURIComponent(slug)}/feed.xml`;
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { COLLABORATOR_SEARCH_LIMIT, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES as M, TOPIC_PALETTE } from '../../shared/domain';
-import { SUBSCRIBE_RATE_LIMIT } from '../../server/http/supercuration-routes';
+import { SUBSCRIBE_RATE_LIMIT } from '../../server/http/email-subscription-routes';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { createCollection, expectFailure, failure, rowCount } from '../support/supercurations';

@@ -24,6 +24,8 @@ export const queryKeys = {
   supercuration: (id: string) => ['supercurations', 'detail', id] as const,
   publicSupercuration: (slug: string) => ['supercurations', 'public', slug] as const,
   supercurationChoices: ['supercurations', 'choices'] as const,
+  /** The dashboard's e-mail subscribers of the signed-in user's collections. */
+  emailSubscribers: ['email-subscribers'] as const,
   /** Collaborator searches of a collection (the typed text follows). */
   collaboratorSearch: (id: string) => ['supercurations', 'candidates', id] as const,
 };

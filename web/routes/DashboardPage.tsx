@@ -6,6 +6,7 @@ import { Button } from '../../shared/ui/primitives/button';
 import { EmptyState } from '../components/EmptyState';
 import { Loading } from '../components/Loading';
 import { PageHeader } from '../components/PageHeader';
+import { EmailSubscribersSection } from '../features/following/EmailSubscribersSection';
 import { SubscribersTable } from '../features/following/SubscribersTable';
 import { useSubscribers } from '../features/following/useFollowing';
 import { useCurrentUser } from '../layouts/ProtectedLayout';
@@ -80,6 +81,7 @@ export function DashboardPage() {
           )}
         </>
       )}
+      <EmailSubscribersSection />
     </>
   );
 }

@@ -1,8 +1,8 @@
-import { FolderX, SlidersHorizontal } from 'lucide-react';
+import { FolderX, Rss, SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/client';
-import { LINK_SORTS, SUPERCURATION_MESSAGES, type Supercuration } from '../../shared/domain';
+import { LINK_SORTS, SUPERCURATION_MESSAGES, type Supercuration, collectionFeedPath } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
 import { Sheet, SheetContent, SheetTitle } from '../../shared/ui/primitives/sheet';
 import { EmptyState } from '../components/EmptyState';
@@ -77,6 +77,14 @@ function PublicCollection({ supercuration: s }: { supercuration: Supercuration }
                   onClick={() => setTagsOpen(true)}
                 >
                   <SlidersHorizontal aria-hidden="true" />
+                </Button>
+              )}
+              {s.slug && (
+                <Button variant="outline" size="sm" asChild>
+                  <a href={collectionFeedPath(s.slug)} type="application/rss+xml" aria-label={`RSS feed of ${s.title}`}>
+                    <Rss aria-hidden="true" />
+                    RSS
+                  </a>
                 </Button>
               )}
               <ViewToggle value={filters.view} onChange={(view) => update({ view })} />

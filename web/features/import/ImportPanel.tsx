@@ -7,10 +7,11 @@ import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Label } from '../../../shared/ui/primitives/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../shared/ui/primitives/tabs';
 import { Textarea } from '../../../shared/ui/primitives/textarea';
+import { BookmarksImport } from './BookmarksImport';
 import { FoundUrls } from './FoundUrls';
 import { type OcrProgress, preloadOcr, recogniseImage, stopOcr } from './ocr';
 
-type Source = 'text' | 'image';
+type Source = 'text' | 'image' | 'bookmarks';
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
 const imageOf = (files: FileList | File[] | null | undefined) =>
@@ -131,6 +132,9 @@ export function ImportPanel() {
           <TabsTrigger value="image" className="flex-1 sm:flex-none">
             Image
           </TabsTrigger>
+          <TabsTrigger value="bookmarks" className="flex-1 sm:flex-none">
+            Bookmarks file
+          </TabsTrigger>
         </TabsList>
 
         <TabsContent value="text" className="mt-4 grid grid-cols-1 gap-3">
@@ -202,6 +206,10 @@ export function ImportPanel() {
               Upload screenshot
             </Label>
           </div>
+        </TabsContent>
+
+        <TabsContent value="bookmarks" className="mt-4">
+          <BookmarksImport />
         </TabsContent>
       </Tabs>
 

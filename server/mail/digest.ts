@@ -1,0 +1,154 @@
+import type { Db } from '../db';
+import { httpUrlOrNull } from '../feeds/rss';
+import { type MailDeps, publicPageUrl, unsubscribeUrl } from '../services/email-subscriptions';
+import { renderEmail } from './render';
+
+/**
+ * Digests (issue 5 item 4): when resources are added to a public collection, each confirmed
+ * subscriber gets one e-mail per collection per DIGEST_INTERVAL_SECONDS listing them.
+ *
+ * digest_state holds, per followed collection, `last_sent_at`: resources added up to then have
+ * been sent. A collection is due when that is at least one interval old and it has newer resources.
+ * A process claims it by a compare-and-set UPDATE of last_sent_at (`where last_sent_at = <the value
+ * it read>`): of several server processes, exactly one wins and sends. A crash after the claim loses
+ * that digest (at most once, never twice); the queued outbox with retries is not built yet.
+ */
+
+export interface DigestDeps extends MailDeps {
+  intervalSeconds: number;
+}
+
+/** Resources added in the last moments may belong to transactions not yet committed: they wait for the next run. */
+export const DIGEST_SETTLE_MS = 5_000;
+/** Resources listed in one digest at most (the mail says how many more there are). */
+export const DIGEST_MAX_ITEMS = 50;
+/** Collections handled per run. */
+const DIGEST_BATCH = 100;
+
+export interface DigestRun {
+  collections: number;
+  mails: number;
+}
+
+/** One pass: claims every due collection and sends its digest. `now` is injectable for tests. */
+export async function runDigestOnce(deps: DigestDeps, now = new Date()): Promise<DigestRun> {
+  const { db } = deps;
+  const due = new Date(now.getTime() - deps.intervalSeconds * 1000).toISOString();
+  const upTo = new Date(now.getTime() - DIGEST_SETTLE_MS).toISOString();
+  const candidates = await db.kysely
+    .selectFrom('digest_state as d')
+    .innerJoin('supercurations as s', 's.id', 'd.supercuration_id')
+    .select(['d.supercuration_id', 'd.last_sent_at'])
+    .where('s.is_public', '=', 1)
+    .where('d.last_sent_at', '<=', due)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('supercuration_links as sl')
+          .select('sl.link_id')
+          .whereRef('sl.supercuration_id', '=', 'd.supercuration_id')
+          .whereRef('sl.created_at', '>', 'd.last_sent_at')
+          .where('sl.created_at', '<=', upTo),
+      ),
+    )
+    .orderBy('d.last_sent_at')
+    .limit(DIGEST_BATCH)
+    .execute();
+  const run: DigestRun = { collections: 0, mails: 0 };
+  for (const c of candidates) {
+    const claimed = await db.kysely
+      .updateTable('digest_state')
+      .set({ last_sent_at: upTo })
+      .where('supercuration_id', '=', c.supercuration_id)
+      .where('last_sent_at', '=', c.last_sent_at)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) continue; // another process has it
+    run.collections += 1;
+    run.mails += await sendDigest(deps, c.supercuration_id, c.last_sent_at, upTo);
+  }
+  return run;
+}
+
+async function sendDigest(deps: DigestDeps, id: string, since: string, upTo: string): Promise<number> {
+  const { db } = deps;
+  const collection = await db.kysely
+    .selectFrom('supercurations')
+    .select(['title', 'slug', 'is_public'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!collection?.slug || Number(collection.is_public) !== 1) return 0;
+  const resources = await newResources(db, id, since, upTo);
+  const subscribers = await db.kysely
+    .selectFrom('email_subscribers')
+    .select(['id', 'email', 'confirmed_at'])
+    .where('supercuration_id', '=', id)
+    .where('confirmed_at', 'is not', null)
+    .orderBy('id')
+    .execute();
+  const page = publicPageUrl(deps.publicUrl, collection.slug);
+  let sent = 0;
+  for (const s of subscribers) {
+    // Someone who confirmed after a resource was added doesn't get it as news.
+    const items = resources.filter((r) => s.confirmed_at !== null && r.added_at > s.confirmed_at);
+    if (items.length === 0) continue;
+    const listed = items.slice(0, DIGEST_MAX_ITEMS);
+    const more = items.length - listed.length;
+    const unsubscribe = unsubscribeUrl(deps, s.id);
+    const count = `${items.length} new resource${items.length === 1 ? '' : 's'}`;
+    const bodies = renderEmail({
+      heading: `New in ${collection.title}`,
+      paragraphs: [`${count} ${items.length === 1 ? 'was' : 'were'} added to "${collection.title}" on Supercurate.`],
+      items: listed.map((r) => ({
+        title: r.title,
+        url: httpUrlOrNull(r.url) ?? `${deps.publicUrl}/links/${encodeURIComponent(r.id)}`,
+        description: r.description || undefined,
+      })),
+      action: { label: more > 0 ? `See ${more} more on the collection page` : 'Open the collection', url: page },
+      footer: `You receive this e-mail because you subscribed to "${collection.title}" on Supercurate.`,
+      unsubscribeUrl: unsubscribe,
+    });
+    try {
+      await deps.mailer.send({ to: s.email, subject: `New in ${collection.title}: ${count}`, ...bodies, unsubscribeUrl: unsubscribe });
+      sent += 1;
+    } catch (err) {
+      deps.log?.error({ err, subscriber: s.id, supercuration: id }, 'digest e-mail failed');
+    }
+  }
+  return sent;
+}
+
+function newResources(db: Db, id: string, since: string, upTo: string) {
+  return db.kysely
+    .selectFrom('supercuration_links as sl')
+    .innerJoin('links', 'links.id', 'sl.link_id')
+    .select(['links.id', 'links.title', 'links.url', 'links.description', 'sl.created_at as added_at'])
+    .where('sl.supercuration_id', '=', id)
+    .where('sl.created_at', '>', since)
+    .where('sl.created_at', '<=', upTo)
+    .orderBy('sl.created_at', 'desc')
+    .orderBy('sl.link_id', 'desc')
+    .limit(1000)
+    .execute();
+}
+
+/**
+ * The digest timer of a server process: every min(60 s, interval), unref'd (it never keeps the
+ * process alive), one run at a time. Returns its stop function (called on server close).
+ */
+export function startDigestTimer(deps: DigestDeps): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = runDigestOnce(deps)
+      .catch((err: unknown) => deps.log?.error({ err }, 'digest run failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, Math.min(60, deps.intervalSeconds) * 1000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,370 @@
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import {
+  BOOKMARKS_CHUNK,
+  DEFAULT_LINK_TEXT,
+  type BookmarkCollectionSummary,
+  type BookmarkImportSummary,
+  DESCRIPTION_MAX_LENGTH,
+  IMPORTED_BOOKMARK_DESCRIPTION,
+  MAX_TOPICS_PER_LINK,
+  TITLE_MAX_LENGTH,
+  TOPIC_NAME_MAX_LENGTH,
+  TOPIC_PALETTE,
+  URL_MAX_LENGTH,
+  normalizeUrl,
+} from '../../shared/domain';
+import type { Db } from '../db';
+import type { Viewer } from '../policies/viewer';
+import {
+  BOOKMARKS_FOOTER,
+  BOOKMARKS_HEADER,
+  FOLDER_CLOSE,
+  type ParsedBookmark,
+  bookmarkLine,
+  folderOpen,
+  folderTitle,
+} from './bookmark-file';
+import { keysetAfter, newLinkId } from './links';
+import { lockCollections } from './memberships';
+import { newId } from './supercurations';
+import { topicIdFor } from './topics';
+
+/** A bookmark ready to write: normalised URL, clipped fields, its collection title (or null). */
+interface Prepared {
+  url: string;
+  title: string;
+  description: string;
+  createdAt: string;
+  topics: { id: string; name: string }[];
+  folder: string | null;
+}
+
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
+
+function prepare(b: ParsedBookmark, nowIso: string): Prepared | null {
+  const url = b.href.length <= URL_MAX_LENGTH ? normalizeUrl(b.href) : null;
+  // normalizeUrl would prefix https:// to a scheme-less href; a bookmark always has its scheme.
+  if (!url || !/^https?:/i.test(b.href.trim())) return null;
+  const maxDate = Date.now() / 1000 + 24 * 3600;
+  const createdAt = b.addDate && b.addDate < maxDate ? new Date(b.addDate * 1000).toISOString() : nowIso;
+  const topics = new Map<string, string>();
+  for (const tag of b.tags) {
+    const name = clip(tag, TOPIC_NAME_MAX_LENGTH);
+    const id = topicIdFor(name);
+    if (!topics.has(id) && topics.size < MAX_TOPICS_PER_LINK) topics.set(id, name);
+  }
+  return {
+    url,
+    title: clip(b.title, TITLE_MAX_LENGTH) || new URL(url).hostname,
+    description: clip(b.description, DESCRIPTION_MAX_LENGTH) || IMPORTED_BOOKMARK_DESCRIPTION,
+    createdAt,
+    topics: [...topics].map(([id, name]) => ({ id, name })),
+    folder: b.folders.length > 0 ? clip(folderTitle(b.folders), TITLE_MAX_LENGTH) : null,
+  };
+}
+
+/**
+ * Imports parsed bookmarks for the viewer (issue 6 item 5). Folders become the viewer's PRIVATE
+ * collections (one per folder path; an own collection of that exact title is reused, so a
+ * re-import fills the same ones). A URL the viewer already shared is not duplicated: that link
+ * joins the folder's collection if it isn't a member. Written in chunks of BOOKMARKS_CHUNK, each
+ * one transaction; links_count is recounted from the member rows of the touched collections.
+ */
+export async function importBookmarks(
+  db: Db,
+  viewer: Viewer,
+  bookmarks: readonly ParsedBookmark[],
+  onProgress?: (processed: number, total: number) => void,
+): Promise<BookmarkImportSummary> {
+  const nowIso = new Date().toISOString();
+  const summary: BookmarkImportSummary = { created: 0, reused: 0, skipped: { duplicates: 0, invalid: 0 }, collections: [] };
+
+  // 1. Valid bookmarks, each URL once per folder.
+  const items: Prepared[] = [];
+  const seen = new Set<string>();
+  for (const b of bookmarks) {
+    const p = prepare(b, nowIso);
+    if (!p) {
+      summary.skipped.invalid += 1;
+      continue;
+    }
+    const key = `${p.folder ?? ''}\n${p.url}`;
+    if (seen.has(key)) {
+      summary.skipped.duplicates += 1;
+      continue;
+    }
+    seen.add(key);
+    items.push(p);
+  }
+
+  // 2. Topics by name: missing ones are created with the palette's colours.
+  const topicNames = new Map<string, string>();
+  for (const p of items) for (const t of p.topics) if (!topicNames.has(t.id)) topicNames.set(t.id, t.name);
+  const topicRows = [...topicNames].map(([id, name], i) => ({
+    user_id: viewer.id,
+    id,
+    name,
+    color: TOPIC_PALETTE[i % TOPIC_PALETTE.length] as string,
+    created_at: new Date(Date.parse(nowIso) + i).toISOString(),
+  }));
+  for (let i = 0; i < topicRows.length; i += BOOKMARKS_CHUNK) {
+    await db.kysely
+      .insertInto('topics')
+      .values(topicRows.slice(i, i + BOOKMARKS_CHUNK))
+      .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
+      .execute();
+  }
+
+  // 3. Collections: the viewer's own of that title (oldest), else a new private one.
+  const folderTitles = [...new Set(items.flatMap((p) => (p.folder ? [p.folder] : [])))];
+  const collections = new Map<string, BookmarkCollectionSummary>();
+  if (folderTitles.length > 0) {
+    const own = await db.kysely
+      .selectFrom('supercurations')
+      .select(['id', 'title'])
+      .where('user_id', '=', viewer.id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const wanted = new Set(folderTitles);
+    for (const c of own) {
+      if (wanted.has(c.title) && !collections.has(c.title)) {
+        collections.set(c.title, { id: c.id, title: c.title, count: 0, created: false });
+      }
+    }
+    const fresh = folderTitles.filter((t) => !collections.has(t)).map((title) => ({ title, id: newId() }));
+    for (let i = 0; i < fresh.length; i += BOOKMARKS_CHUNK) {
+      await db.kysely
+        .insertInto('supercurations')
+        .values(
+          fresh.slice(i, i + BOOKMARKS_CHUNK).map((c) => ({
+            id: c.id,
+            user_id: viewer.id,
+            title: c.title,
+            description: 'Imported from a bookmarks file',
+            thumbnail_url: null,
+            is_public: 0,
+            slug: null,
+            created_at: nowIso,
+            updated_at: nowIso,
+          })),
+        )
+        .execute();
+    }
+    for (const c of fresh) collections.set(c.title, { id: c.id, title: c.title, count: 0, created: true });
+  }
+
+  // 4. Chunks: each a transaction of links, topics, memberships and recounted links_count.
+  for (let start = 0; start < items.length; start += BOOKMARKS_CHUNK) {
+    const chunk = items.slice(start, start + BOOKMARKS_CHUNK);
+    const chunkCollections = [...new Set(chunk.flatMap((p) => (p.folder ? [collections.get(p.folder)?.id ?? ''] : [])))]
+      .filter(Boolean);
+    const counts = await db.kysely.transaction().execute(async (trx) => {
+      await lockCollections(trx, db.dialect, chunkCollections);
+      const urls = [...new Set(chunk.map((p) => p.url))];
+      // The viewer's oldest link of each URL (originals before reposts), as 'Add New Resource' reuses.
+      const existing = await trx
+        .selectFrom('links')
+        .select(['id', 'url'])
+        .where('user_id', '=', viewer.id)
+        .where('url', 'in', urls)
+        .orderBy((eb) => eb.case().when('original_post_id', 'is', null).then(0).else(1).end())
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      const linkOf = new Map<string, string>();
+      for (const r of existing) if (r.url && !linkOf.has(r.url)) linkOf.set(r.url, r.id);
+      // URLs already in the chunk's collections (whoever added them: SPEC §5 duplicate rule).
+      const memberUrls = new Set<string>();
+      if (chunkCollections.length > 0) {
+        const rows = await trx
+          .selectFrom('supercuration_links as sl')
+          .innerJoin('links as l', 'l.id', 'sl.link_id')
+          .select(['sl.supercuration_id', 'l.url'])
+          .where('sl.supercuration_id', 'in', chunkCollections)
+          .where('l.url', 'in', urls)
+          .execute();
+        for (const r of rows) memberUrls.add(`${r.supercuration_id}\n${r.url}`);
+      }
+
+      const newLinks: Prepared[] = [];
+      const newIds: string[] = [];
+      const members: { supercuration_id: string; link_id: string; added_by: string; created_at: string }[] = [];
+      let created = 0;
+      let reused = 0;
+      let duplicates = 0;
+      for (const p of chunk) {
+        const collection = p.folder ? collections.get(p.folder) : undefined;
+        let id = linkOf.get(p.url);
+        const isNew = id === undefined;
+        if (isNew) {
+          id = newLinkId();
+          linkOf.set(p.url, id);
+          newLinks.push(p);
+          newIds.push(id);
+          created += 1;
+        }
+        const memberKey = collection ? `${collection.id}\n${p.url}` : null;
+        if (collection && memberKey && !memberUrls.has(memberKey)) {
+          memberUrls.add(memberKey);
+          members.push({ supercuration_id: collection.id, link_id: id as string, added_by: viewer.id, created_at: nowIso });
+          collection.count += 1;
+          if (!isNew) reused += 1;
+        } else if (!isNew) {
+          duplicates += 1;
+        }
+      }
+
+      if (newLinks.length > 0) {
+        await trx
+          .insertInto('links')
+          .values(
+            newLinks.map((p, i) => ({
+              id: newIds[i] as string,
+              user_id: viewer.id,
+              url: p.url,
+              title: p.title,
+              description: p.description,
+              thumbnail_url: null,
+              link_text: DEFAULT_LINK_TEXT,
+              format: null,
+              is_original_content: 0,
+              in_main_feed: 1,
+              created_at: p.createdAt,
+              updated_at: p.createdAt,
+            })),
+          )
+          .execute();
+        const linkTopics = newLinks.flatMap((p, i) =>
+          p.topics.map((t) => ({ link_id: newIds[i] as string, user_id: viewer.id, topic_id: t.id })),
+        );
+        for (let i = 0; i < linkTopics.length; i += BOOKMARKS_CHUNK) {
+          await trx.insertInto('link_topics').values(linkTopics.slice(i, i + BOOKMARKS_CHUNK)).execute();
+        }
+      }
+      if (members.length > 0) {
+        await trx
+          .insertInto('supercuration_links')
+          .values(members)
+          .onConflict((oc) => oc.columns(['supercuration_id', 'link_id']).doNothing())
+          .execute();
+        // links_count = the member rows, whatever happened concurrently (the rows are locked on PostgreSQL).
+        await trx
+          .updateTable('supercurations as s')
+          .set({
+            links_count: (eb) =>
+              eb.selectFrom('supercuration_links as m').select((e) => e.fn.countAll<number>().as('n')).whereRef('m.supercuration_id', '=', 's.id'),
+          })
+          .where('s.id', 'in', [...new Set(members.map((m) => m.supercuration_id))])
+          .execute();
+      }
+      return { created, reused, duplicates };
+    });
+    summary.created += counts.created;
+    summary.reused += counts.reused;
+    summary.skipped.duplicates += counts.duplicates;
+    onProgress?.(Math.min(start + chunk.length, items.length), items.length);
+  }
+
+  summary.collections = [...collections.values()].filter((c) => c.count > 0 || c.created);
+  return summary;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+const EXPORT_PAGE = 1000;
+
+/** The viewer's http(s) links, in keyset pages, optionally those of one collection or of none of theirs. */
+async function* linkPages(db: Db, viewer: Viewer, scope: { collectionId: string } | { loose: true }) {
+  let after: [string, string] | null = null;
+  for (;;) {
+    let q = db.kysely
+      .selectFrom('links')
+      .select(['links.id', 'links.url', 'links.title', 'links.description', 'links.created_at'])
+      .where('links.user_id', '=', viewer.id)
+      .where((eb) => eb.or([eb('links.url', 'like', 'http://%'), eb('links.url', 'like', 'https://%')]));
+    if ('collectionId' in scope) {
+      const id = scope.collectionId;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('supercuration_links as sl')
+            .select('sl.link_id')
+            .whereRef('sl.link_id', '=', 'links.id')
+            .where('sl.supercuration_id', '=', id),
+        ),
+      );
+    } else {
+      q = q.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('supercuration_links as sl')
+              .innerJoin('supercurations as s', 's.id', 'sl.supercuration_id')
+              .select('sl.link_id')
+              .whereRef('sl.link_id', '=', 'links.id')
+              .where('s.user_id', '=', viewer.id),
+          ),
+        ),
+      );
+    }
+    if (after) q = q.where(keysetAfter(['links.created_at', 'links.id'], 'asc', after));
+    const rows = await q.orderBy('links.created_at').orderBy('links.id').limit(EXPORT_PAGE).execute();
+    if (rows.length === 0) return;
+    const topics = await db.kysely
+      .selectFrom('link_topics as lt')
+      .innerJoin('topics as t', (join) => join.onRef('t.user_id', '=', 'lt.user_id').onRef('t.id', '=', 'lt.topic_id'))
+      .select(['lt.link_id', 't.name'])
+      .where(
+        'lt.link_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('t.name')
+      .execute();
+    const tagsOf = new Map<string, string[]>();
+    for (const t of topics) tagsOf.set(t.link_id, [...(tagsOf.get(t.link_id) ?? []), t.name]);
+    yield rows.map((r) => ({
+      url: r.url as string,
+      title: r.title,
+      description: r.description,
+      createdAt: r.created_at,
+      tags: tagsOf.get(r.id) ?? [],
+    }));
+    const last = rows[rows.length - 1] as (typeof rows)[number];
+    after = [last.created_at, last.id];
+    if (rows.length < EXPORT_PAGE) return;
+  }
+}
+
+/**
+ * GET /api/export/bookmarks: the viewer's own links as a Netscape bookmark file, each of their
+ * own collections a folder (their own links in it), then links in none of them at the top level.
+ * Streamed page by page.
+ */
+export function exportBookmarks(db: Db, viewer: Viewer): Readable {
+  async function* lines() {
+    yield BOOKMARKS_HEADER;
+    const collections = await db.kysely
+      .selectFrom('supercurations')
+      .select(['id', 'title', 'created_at'])
+      .where('user_id', '=', viewer.id)
+      .orderBy(sql`lower(title)`)
+      .orderBy('id')
+      .execute();
+    for (const c of collections) {
+      let opened = false;
+      for await (const page of linkPages(db, viewer, { collectionId: c.id })) {
+        if (!opened) yield folderOpen(c.title, c.created_at);
+        opened = true;
+        yield page.map((b) => bookmarkLine(b, '        ', IMPORTED_BOOKMARK_DESCRIPTION)).join('');
+      }
+      if (opened) yield FOLDER_CLOSE;
+    }
+    for await (const page of linkPages(db, viewer, { loose: true })) {
+      yield page.map((b) => bookmarkLine(b, '    ', IMPORTED_BOOKMARK_DESCRIPTION)).join('');
+    }
+    yield BOOKMARKS_FOOTER;
+  }
+  return Readable.from(lines());
+}

@@ -1,0 +1,142 @@
+import { expect, it } from 'vitest';
+import type { BookmarkImportSummary } from '../../shared/domain';
+import { parseBookmarks } from '../../server/services/bookmark-file';
+import { signedInUser, testClient } from '../support/client';
+import { describeEachDatabase } from '../support/each-database';
+
+const FILE = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+<TITLE>Bookmarks</TITLE>
+<H1>Bookmarks</H1>
+<DL><p>
+    <DT><H3 PERSONAL_TOOLBAR_FOLDER="true">Bookmarks bar</H3>
+    <DL><p>
+        <DT><A HREF="https://root.example.com/one" ADD_DATE="1600000000">Root one</A>
+        <DT><H3>Dev</H3>
+        <DL><p>
+            <DT><A HREF="https://dev.example.com/a" ADD_DATE="1650000000" TAGS="Machine Learning,web">Dev A</A>
+            <DD>About A &amp; more
+            <DT><A HREF="https://dev.example.com/a" ADD_DATE="1650000000">Dev A again</A>
+            <DT><A HREF="javascript:void(0)">Bookmarklet</A>
+            <DT><A HREF="place:sort=8">Recent</A>
+            <DT><H3>Rust</H3>
+            <DL><p>
+                <DT><A HREF="https://doc.rust-lang.org/book/"></A>
+                <DT><A HREF="https://root.example.com/one">Root one in Rust</A>
+            </DL><p>
+        </DL><p>
+    </DL><p>
+</DL><p>
+`;
+
+function form(content: string | Uint8Array<ArrayBuffer>, name = 'bookmarks.html') {
+  const data = new FormData();
+  data.append('file', new Blob([content], { type: 'text/html' }), name);
+  return data;
+}
+
+async function upload(client: { fetch: typeof fetch }, url: string, body: FormData) {
+  return client.fetch(`${url}/api/import/bookmarks`, { method: 'POST', body });
+}
+
+describeEachDatabase('bookmark files (import and export)', (ctx) => {
+  it('imports folders as private collections, links with dates and topics; re-import skips them', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const res = await upload(user, ctx.server.url, form(FILE));
+    expect(res.status).toBe(200);
+    const summary = (await res.json()) as BookmarkImportSummary;
+    expect(summary).toMatchObject({ created: 3, reused: 1, skipped: { duplicates: 1, invalid: 2 } });
+    expect(summary.collections.map((c) => [c.title, c.count, c.created]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ['Dev', 1, true],
+      ['Dev / Rust', 2, true],
+    ]);
+
+    const db = ctx.server.db.kysely;
+    const collections = await db.selectFrom('supercurations').selectAll().where('user_id', '=', user.me.id).execute();
+    expect(collections.every((c) => Number(c.is_public) === 0 && c.slug === null)).toBe(true);
+    for (const c of collections) {
+      const n = await db.selectFrom('supercuration_links').select((eb) => eb.fn.countAll<number>().as('n')).where('supercuration_id', '=', c.id).executeTakeFirstOrThrow();
+      expect(Number(c.links_count)).toBe(Number(n.n));
+    }
+    const links = await db.selectFrom('links').selectAll().where('user_id', '=', user.me.id).orderBy('url').execute();
+    expect(links.map((l) => l.url)).toEqual([
+      'https://dev.example.com/a',
+      'https://doc.rust-lang.org/book/',
+      'https://root.example.com/one',
+    ]);
+    const devA = links[0];
+    expect(devA).toMatchObject({ title: 'Dev A', description: 'About A & more', created_at: new Date(1650000000 * 1000).toISOString() });
+    expect(links[1]).toMatchObject({ title: 'doc.rust-lang.org', description: 'Imported bookmark' });
+    const topics = await db.selectFrom('link_topics').select('topic_id').where('link_id', '=', devA?.id ?? '').orderBy('topic_id').execute();
+    expect(topics.map((t) => t.topic_id)).toEqual(['machine-learning', 'web']);
+    expect((await user.api.listTopics()).some((t) => t.name === 'Machine Learning')).toBe(true);
+
+    const again = (await (await upload(user, ctx.server.url, form(FILE))).json()) as BookmarkImportSummary;
+    expect(again).toMatchObject({ created: 0, reused: 0, skipped: { duplicates: 5, invalid: 2 } });
+    expect(again.collections.every((c) => !c.created)).toBe(true);
+    expect(await db.selectFrom('supercurations').select('id').where('user_id', '=', user.me.id).execute()).toHaveLength(2);
+  });
+
+  it('refuses visitors (401), files over 20 MB (413) and files with no bookmarks (400)', async () => {
+    const visitor = testClient(ctx.server.url);
+    expect((await upload(visitor, ctx.server.url, form(FILE))).status).toBe(401);
+    const user = await signedInUser(ctx.server.url);
+    const big = new Uint8Array(20 * 1024 * 1024 + 1024).fill(0x20);
+    const res = await upload(user, ctx.server.url, form(big));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toBe('Bookmark files can be at most 20 MB');
+    expect((await upload(user, ctx.server.url, form('<p>nothing</p>'))).status).toBe(400);
+  });
+
+  it('exports own links grouped by own collections, and the export re-imports to the same links', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const other = await signedInUser(ctx.server.url);
+    await upload(user, ctx.server.url, form(FILE));
+    await other.api.createLink({ url: 'https://other.example.com/secret', title: 'Secret', description: 'Not yours' });
+
+    const res = await user.fetch(`${ctx.server.url}/api/export/bookmarks`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="supercurate-bookmarks-\d{4}-\d{2}-\d{2}\.html"$/);
+    const html = await res.text();
+    expect(html).not.toContain('other.example.com');
+    const exported = parseBookmarks(html);
+    const pairs = exported.map((b) => `${b.folders.join('/')}|${b.href}`).sort();
+    expect(pairs).toEqual([
+      // root.example.com/one is in 'Dev / Rust' too, so it is listed there only.
+      'Dev / Rust|https://doc.rust-lang.org/book/',
+      'Dev / Rust|https://root.example.com/one',
+      'Dev|https://dev.example.com/a',
+    ]);
+    expect(exported.find((b) => b.href === 'https://dev.example.com/a')).toMatchObject({
+      addDate: 1650000000,
+      tags: ['Machine Learning', 'web'],
+      description: 'About A & more',
+    });
+    // Not visible to visitors.
+    expect((await testClient(ctx.server.url).fetch(`${ctx.server.url}/api/export/bookmarks`)).status).toBe(401);
+
+    // Round trip into a fresh account: the same URLs and folders.
+    const fresh = await signedInUser(ctx.server.url);
+    const summary = (await (await upload(fresh, ctx.server.url, form(html))).json()) as BookmarkImportSummary;
+    expect(summary.created).toBe(3);
+    expect(summary.collections.map((c) => c.title).sort()).toEqual(['Dev', 'Dev / Rust']);
+    const back = parseBookmarks(await (await fresh.fetch(`${ctx.server.url}/api/export/bookmarks`)).text());
+    expect(back.map((b) => `${b.folders.join('/')}|${b.href}`).sort()).toEqual(pairs);
+  });
+
+  it('imports 50,000 bookmarks in chunks and refuses more', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const line = (i: number) => `<DT><A HREF="https://bulk.example.com/${i}" ADD_DATE="1600000000">Bulk ${i}</A>\n`;
+    const body = (n: number) => `<DL><p><DT><H3>Bulk</H3><DL><p>\n${Array.from({ length: n }, (_, i) => line(i)).join('')}</DL><p></DL><p>`;
+    const tooMany = await upload(user, ctx.server.url, form(body(50_001)));
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: string }).error).toMatch(/at most 50,000 bookmarks/);
+    const res = await upload(user, ctx.server.url, form(body(50_000)));
+    expect(res.status).toBe(200);
+    const summary = (await res.json()) as BookmarkImportSummary;
+    expect(summary.created).toBe(50_000);
+    expect(summary.collections).toEqual([expect.objectContaining({ title: 'Bulk', count: 50_000 })]);
+    const row = await ctx.server.db.kysely.selectFrom('supercurations').select('links_count').where('id', '=', summary.collections[0]?.id ?? '').executeTakeFirstOrThrow();
+    expect(Number(row.links_count)).toBe(50_000);
+  }, 120_000);
+});

@@ -1,0 +1,159 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { SUPERCURATION_MESSAGES as M } from '../../shared/domain';
+import { EMAIL_PAGE_TEXTS } from '../../server/http/email-subscription-routes';
+import { runDigestOnce } from '../../server/mail/digest';
+import { createMailer, mailDir } from '../../server/mail/mailer';
+import { CONFIRMATIONS_PER_ADDRESS_PER_DAY, subscribeByEmail } from '../../server/services/email-subscriptions';
+import { http, signedInUser, testClient } from '../support/client';
+import { describeEachDatabase } from '../support/each-database';
+import { type ParsedMail, parseEml } from '../support/eml';
+import { createCollection } from '../support/supercurations';
+
+const INTERVAL = 3600;
+
+describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsubscribe', (ctx) => {
+  const seen = new Set<string>();
+  /** The .eml files written since the last call, parsed. */
+  function newMails(): ParsedMail[] {
+    const dir = mailDir(ctx.server.config.dataDir);
+    if (!existsSync(dir)) return [];
+    const files = readdirSync(dir).filter((f) => f.endsWith('.eml') && !seen.has(f)).sort();
+    for (const f of files) seen.add(f);
+    return files.map((f) => parseEml(readFileSync(path.join(dir, f), 'utf8')));
+  }
+  const deps = () => ({
+    db: ctx.server.db,
+    mailer: createMailer({ from: ctx.server.config.mailFrom, dataDir: ctx.server.config.dataDir }),
+    publicUrl: ctx.server.url,
+    secret: ctx.server.config.authSecret,
+    intervalSeconds: INTERVAL,
+  });
+  /** Moves a collection's digest window (instead of a clock: resources get real timestamps). */
+  const setLastSent = (id: string, at: number) =>
+    ctx.server.db.kysely.updateTable('digest_state').set({ last_sent_at: new Date(at).toISOString() }).where('supercuration_id', '=', id).execute();
+  /** Past the digest's settle time of resources just added. */
+  const soon = () => new Date(Date.now() + 10_000);
+  const linkIn = (mail: ParsedMail, pathPrefix: string) => {
+    const m = mail.text?.match(new RegExp(`${ctx.server.url}${pathPrefix}\\?token=[^\\s]+`));
+    if (!m) throw new Error(`no ${pathPrefix} link in ${mail.text}`);
+    return m[0];
+  };
+
+  it('confirms by the mailed link, sends one digest per window to confirmed subscribers, unsubscribes in one click', async () => {
+    const owner = await signedInUser(ctx.server.url, 'Cora Curator');
+    const c = await createCollection(owner, { isPublic: true, title: 'Tools & Tricks' });
+    const visitor = testClient(ctx.server.url).api;
+    newMails();
+
+    expect(await visitor.subscribeByEmail(c.id, 'reader@example.com')).toEqual({ message: M.subscribeThanks });
+    expect(await visitor.subscribeByEmail(c.id, 'lurker@example.com')).toEqual({ message: M.subscribeThanks });
+    const confirmations = newMails();
+    expect(confirmations.map((m) => m.header('to'))).toEqual(expect.arrayContaining(['reader@example.com', 'lurker@example.com']));
+    const mail = confirmations.find((m) => m.header('to') === 'reader@example.com');
+    if (!mail) throw new Error('no confirmation mail');
+    expect(mail.header('subject')).toBe('Confirm your subscription to Tools & Tricks');
+    expect(mail.header('list-unsubscribe')).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/subscriptions\/unsubscribe\?token=.+>$/);
+    expect(mail.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+
+    // Re-subscribing within the resend window: same answer, no new mail, no new row.
+    expect(await visitor.subscribeByEmail(c.id, 'reader@example.com')).toEqual({ message: M.subscribeThanks });
+    expect(newMails()).toHaveLength(0);
+    const rows = await ctx.server.db.kysely.selectFrom('email_subscribers').selectAll().where('supercuration_id', '=', c.id).execute();
+    expect(rows).toHaveLength(2);
+    const confirmUrl = linkIn(mail, '/subscriptions/confirm');
+    const token = new URL(confirmUrl).searchParams.get('token') ?? '';
+    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+    expect(rows.map((r) => r.token_hash)).not.toContain(token);
+
+    const confirmed = await http(confirmUrl);
+    expect(confirmed.status).toBe(200);
+    const html = await confirmed.text();
+    expect(html).toContain(EMAIL_PAGE_TEXTS.confirmed);
+    expect(html).toContain('Tools &amp; Tricks');
+    expect(confirmed.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect((await http(confirmUrl)).status).toBe(200); // a second click is harmless
+    expect((await http(`${ctx.server.url}/subscriptions/confirm?token=nope`)).status).toBe(404);
+
+    // Two new resources (one with a script URL, never a link in the mail).
+    await owner.api.addResource(c.id, { link: { title: 'First <b>find</b>', description: 'a', url: 'https://example.com/first?a=1&b=2' } });
+    await owner.api.addResource(c.id, { link: { title: 'A thought', description: 'no url' } });
+    const later = Date.now() + INTERVAL * 1000 + 10_000;
+    const first = await runDigestOnce(deps(), new Date(later));
+    expect(first).toEqual({ collections: 1, mails: 1 });
+    const digests = newMails();
+    expect(digests).toHaveLength(1); // the unconfirmed lurker gets nothing
+    const digest = digests[0] as ParsedMail;
+    expect(digest.header('to')).toBe('reader@example.com');
+    expect(digest.header('subject')).toBe('New in Tools & Tricks: 2 new resources');
+    const text = digest.text?.replace(/\r\n/g, '\n');
+    expect(text).toContain('- First <b>find</b>\n  https://example.com/first?a=1&b=2');
+    expect(text).toContain('- A thought\n');
+    expect(text).toContain(`${ctx.server.url}/supercurations/public/${c.slug}`);
+    expect(digest.html).toContain('First &lt;b&gt;find&lt;/b&gt;');
+    expect(digest.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const unsubscribeUrl = linkIn(digest, '/subscriptions/unsubscribe');
+    expect(digest.header('list-unsubscribe')).toBe(`<${unsubscribeUrl}>`);
+
+    // Within the window: nothing, even with a new resource.
+    await owner.api.addResource(c.id, { link: { title: 'Third', description: 'c', url: 'https://example.com/third' } });
+    await setLastSent(c.id, Date.now() - 60_000);
+    expect(await runDigestOnce(deps(), soon())).toEqual({ collections: 0, mails: 0 });
+    expect(newMails()).toHaveLength(0);
+
+    // The owner sees the confirmed subscriber only.
+    const groups = await owner.api.myEmailSubscribers();
+    expect(groups).toEqual([{ supercurationId: c.id, title: 'Tools & Tricks', subscribers: [{ email: 'reader@example.com', confirmedAt: expect.any(String) }] }]);
+    expect(await (await signedInUser(ctx.server.url)).api.myEmailSubscribers()).toEqual([]);
+
+    // GET shows a button and removes nothing; the one-click POST (no cookie, no Origin) removes the row.
+    const shown = await http(unsubscribeUrl);
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toContain('<form method="post"');
+    expect(await ctx.server.db.kysely.selectFrom('email_subscribers').select('id').where('email', '=', 'reader@example.com').execute()).toHaveLength(1);
+    const posted = await http(unsubscribeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain(EMAIL_PAGE_TEXTS.unsubscribed);
+    expect(await ctx.server.db.kysely.selectFrom('email_subscribers').select('id').where('email', '=', 'reader@example.com').execute()).toHaveLength(0);
+    expect((await http(`${unsubscribeUrl}x`, { method: 'POST' })).status).toBe(400);
+
+    // The window is over and 'Third' is news, but nobody confirmed is left.
+    await setLastSent(c.id, Date.now() - INTERVAL * 1000 - 60_000);
+    expect(await runDigestOnce(deps(), soon())).toEqual({ collections: 1, mails: 0 });
+    expect(newMails()).toHaveLength(0);
+  });
+
+  it('two runs at once send a digest once', async () => {
+    const owner = await signedInUser(ctx.server.url);
+    const c = await createCollection(owner, { isPublic: true });
+    await subscribeByEmail(deps(), c.id, 'twice@example.com');
+    const confirmation = newMails().find((m) => m.header('to') === 'twice@example.com');
+    if (!confirmation) throw new Error('no confirmation');
+    expect((await http(linkIn(confirmation, '/subscriptions/confirm'))).status).toBe(200);
+    await owner.api.addResource(c.id, { link: { title: 'One', description: 'x', url: 'https://example.com/one' } });
+    const at = new Date(Date.now() + INTERVAL * 1000 + 10_000);
+    const runs = await Promise.all([runDigestOnce(deps(), at), runDigestOnce(deps(), at), runDigestOnce(deps(), at)]);
+    expect(runs.reduce((n, r) => n + r.mails, 0)).toBe(1);
+    expect(newMails().filter((m) => m.header('to') === 'twice@example.com')).toHaveLength(1);
+  });
+
+  it(`sends at most ${CONFIRMATIONS_PER_ADDRESS_PER_DAY} confirmation mails per address a day, across collections`, async () => {
+    const owner = await signedInUser(ctx.server.url);
+    newMails();
+    const start = new Date();
+    for (let i = 0; i < CONFIRMATIONS_PER_ADDRESS_PER_DAY + 2; i++) {
+      const c = await createCollection(owner, { isPublic: true });
+      expect(await subscribeByEmail(deps(), c.id, 'victim@example.com', start)).toEqual({ message: M.subscribeThanks });
+    }
+    expect(newMails().filter((m) => m.header('to') === 'victim@example.com')).toHaveLength(CONFIRMATIONS_PER_ADDRESS_PER_DAY);
+    // A day later the address may get one again (re-subscribing re-sends with a new token).
+    const c = await createCollection(owner, { isPublic: true });
+    await subscribeByEmail(deps(), c.id, 'victim@example.com', new Date(start.getTime() + 25 * 3600_000));
+    expect(newMails().filter((m) => m.header('to') === 'victim@example.com')).toHaveLength(1);
+  });
+});
