@@ -1,10 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ApiError } from '../../shared/api/client';
 import { MSG } from '../../shared/domain/messages';
-import { Button } from '../../shared/ui/primitives/button';
-import { FormError } from '../../shared/ui/primitives/form-error';
-import { Input } from '../../shared/ui/primitives/input';
-import { Label } from '../../shared/ui/primitives/label';
+import { SignInFields } from '../../shared/ui/SignInFields';
 import type { ApiClient } from '../lib/api';
 import { unreachable } from '../lib/api';
 
@@ -18,19 +15,14 @@ interface SignInFormProps {
 
 /** SPEC §2 Login, in the popup: texts and errors come from the server ('Invalid email or password'). */
 export function SignInForm({ api, serverUrl, notice, onSignedIn }: SignInFormProps) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const canSubmit = email.trim() !== '' && password.trim() !== '' && !busy;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!canSubmit) return;
+  async function submit(credentials: { email: string; password: string }) {
     setBusy(true);
     setError(null);
     try {
-      await api.signIn({ email: email.trim(), password });
+      await api.signIn(credentials);
       onSignedIn();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'NETWORK_ERROR') setError(unreachable(serverUrl));
@@ -55,34 +47,7 @@ export function SignInForm({ api, serverUrl, notice, onSignedIn }: SignInFormPro
           {notice}
         </p>
       )}
-      <form onSubmit={(e) => void submit(e)} className="grid gap-4" aria-label="Sign in">
-        <div className="grid gap-2">
-          <Label htmlFor="sign-in-email">Email</Label>
-          <Input
-            id="sign-in-email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="sign-in-password">Password</Label>
-          <Input
-            id="sign-in-password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
-        <FormError message={error} />
-        <Button type="submit" className="w-full" disabled={!canSubmit}>
-          {busy ? 'Signing in...' : 'Sign in'}
-        </Button>
-      </form>
+      <SignInFields idPrefix="sign-in" busy={busy} error={error} onSubmit={(credentials) => void submit(credentials)} />
       <p className="text-center text-sm text-muted-foreground">
         <span>{"Don't have an account?"}</span>{' '}
         <a

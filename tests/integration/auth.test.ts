@@ -1,17 +1,7 @@
 import { expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { MSG } from '../../shared/domain';
-import { http, newUser, signedInUser, testClient } from '../support/client';
+import { failure, http, newUser, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 describeEachDatabase('accounts', (ctx) => {
   it('registers, starts a session and reads the own profile with e-mail', async () => {

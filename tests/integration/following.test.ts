@@ -1,19 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { LINK_MESSAGES, MSG, SUBSCRIBERS_PAGE_SIZE, SUBSCRIPTION_MESSAGES, type Subscriber } from '../../shared/domain';
 import type { Db } from '../../server/db';
-import { http, signedInUser, testClient } from '../support/client';
+import { failure, http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 /** Users straight into the database (as sign-up leaves them, minus a password), with a profile each. */
 async function insertUsers(db: Db, users: { name: string; email: string }[]): Promise<string[]> {

@@ -1,20 +1,10 @@
 import { type CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { FEED_PAGE_SIZE, LINK_MESSAGES, type Link, type LinkListQuery, MSG } from '../../shared/domain';
 import type { Db } from '../../server/db';
 import { encodeCursor, feedQuery } from '../../server/services/links';
-import { signedInUser, testClient } from '../support/client';
+import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 

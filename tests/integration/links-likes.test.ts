@@ -2,17 +2,8 @@ import { expect, it } from 'vitest';
 import { ApiError } from '../../shared/api/client';
 import { LINK_MESSAGES } from '../../shared/domain';
 import type { Db } from '../../server/db';
-import { signedInUser, testClient } from '../support/client';
+import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 const sample = { title: 'Shared thing', description: 'Description', url: 'https://example.com/thing' };
 

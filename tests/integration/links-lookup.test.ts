@@ -1,17 +1,7 @@
 import { expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { LINK_MESSAGES } from '../../shared/domain';
-import { http, signedInUser, testClient } from '../support/client';
+import { failure, http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 describeEachDatabase('links: "already shared" look-up (browser extension)', (ctx) => {
   it("finds the viewer's own link by normalised URL, with or without a fragment, and nobody else's", async () => {

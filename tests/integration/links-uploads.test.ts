@@ -1,18 +1,8 @@
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { MSG, UPLOADED_IMAGE_PATH } from '../../shared/domain';
-import { http, signedInUser, testClient } from '../support/client';
+import { failure, http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 const photo = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#cc6633' } })

@@ -1,19 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { type CreateLinkInput, LINK_MESSAGES } from '../../shared/domain';
 import type { Db } from '../../server/db';
-import { http, signedInUser, testClient } from '../support/client';
+import { failure, http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 const sample = (extra: Partial<CreateLinkInput> = {}): CreateLinkInput => ({
   title: 'A good read',

@@ -3,12 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { LINK_MESSAGES, MSG } from '../../shared/domain';
 import { type HopPolicy, anyAddress, publicOnly } from '../../server/preview/address-policy';
 import { FetchRefusedError, type Resolver, type SafeFetchOptions, safeFetch } from '../../server/preview/safe-fetch';
 import { PreviewRefusedError, createPreviewService } from '../../server/preview/service';
-import { http as fetchHttp, signedInUser } from '../support/client';
+import { failure, http as fetchHttp, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 
 /**
@@ -165,15 +164,6 @@ afterAll(async () => {
 let unique = 0;
 /** A URL of the local site that no earlier test has previewed (the cache is per URL). */
 const fresh = (path: string) => `${site.origin}${path}${path.includes('?') ? '&' : '?'}t=${++unique}`;
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 /** Resolves only made-up names; anything else fails without a DNS query. */
 const resolver = (names: Record<string, string>, calls: string[] = []): Resolver => {

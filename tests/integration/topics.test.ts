@@ -1,17 +1,7 @@
 import { expect, it } from 'vitest';
-import { ApiError } from '../../shared/api/client';
 import { DEFAULT_TOPIC_NAMES, LINK_MESSAGES, MSG, TOPIC_PALETTE } from '../../shared/domain';
-import { signedInUser, testClient } from '../support/client';
+import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 describeEachDatabase('topics', (ctx) => {
   it('gives a new account the 20 default topics, in order, colours cycling through the palette', async () => {

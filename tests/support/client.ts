@@ -1,4 +1,4 @@
-import { createApiClient } from '../../shared/api/client';
+import { ApiError, createApiClient } from '../../shared/api/client';
 
 /**
  * fetch that retries once on a stale keep-alive socket. Tests restart servers inside this
@@ -57,4 +57,14 @@ export async function signedInUser(baseUrl: string, name?: string) {
   const me = await client.api.me();
   if (!me) throw new Error('sign-up did not start a session');
   return { ...client, input, me };
+}
+
+/** The ApiError a call fails with; throws if it succeeds or fails otherwise. */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
+  return err;
 }
