@@ -40,6 +40,9 @@ import {
   us,
   wholeMs,
 } from './common';
+import { type CollectionsPlan, type CollectionsResult, benchCollections, printCollections, seedCollections } from './collections';
+import { type FollowingPlan, type FollowingResult, benchFollowing, printFollowing, seedFollowing } from './following';
+import { type ImportResult, benchImport, printImport } from './import';
 import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
 import { type LinkSeedResult, SEED_PASSWORD, seedEmail, seedLinks, seedUsers } from './seed';
 import { type ServerProcess, processCpuSeconds, startServer } from './server';
@@ -57,7 +60,10 @@ const LINK_CONNECTIONS = intEnv('BENCH_LINK_CONNECTIONS', 32);
 const DEEP_PAGES = intEnv('BENCH_DEEP_PAGES', 50);
 const POOL_USERS = intEnv('BENCH_POOL_USERS', 50);
 const POOL_HEAVY_USERS = intEnv('BENCH_POOL_HEAVY_USERS', 10);
-const SECTION_NAMES = ['users', 'links'] as const;
+const COLLECTIONS = intEnv('BENCH_COLLECTIONS', 100_000);
+const COLLECTION_RESOURCES = intEnv('BENCH_COLLECTION_RESOURCES', 5_000);
+const SUBSCRIBERS = intEnv('BENCH_SUBSCRIBERS', 10_000);
+const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following'] as const;
 type Section = (typeof SECTION_NAMES)[number];
 const SECTIONS = new Set(
   (process.env.BENCH_SECTIONS || SECTION_NAMES.join(','))
@@ -317,6 +323,24 @@ async function main() {
       }
     }
 
+    let collectionsPlan: CollectionsPlan | undefined;
+    let followingPlan: FollowingPlan | undefined;
+    if (SECTIONS.has('collections') || SECTIONS.has('following')) {
+      db = openDatabase(config);
+      try {
+        if (SECTIONS.has('collections')) {
+          collectionsPlan = await seedCollections(db, USERS, COLLECTIONS, COLLECTION_RESOURCES);
+          console.log(`${collectionsPlan.collections} collections seeded in ${seconds(collectionsPlan.ms)}; load average ${load()}`);
+        }
+        if (SECTIONS.has('following')) {
+          followingPlan = await seedFollowing(db, USERS, SUBSCRIBERS);
+          console.log(`${SUBSCRIBERS} subscribers + e-mail subscribers seeded in ${seconds(followingPlan.ms)}; load average ${load()}`);
+        }
+      } finally {
+        await db.close();
+      }
+    }
+
     server = await startServer(env, port);
     const { baseUrl } = server;
     const origin = config.publicUrl;
@@ -342,6 +366,31 @@ async function main() {
       });
     }
 
+    const sectionOptions = {
+      baseUrl,
+      origin,
+      connections: LINK_CONNECTIONS,
+      durationS: DURATION_S,
+      cpu,
+      signIn: (email: string) => sessionCookie(baseUrl, origin, email),
+    };
+    const collections: CollectionsResult | undefined =
+      collectionsPlan && (await benchCollections({ ...sectionOptions, plan: collectionsPlan }));
+    const following: FollowingResult | undefined =
+      followingPlan && (await benchFollowing({ ...sectionOptions, config, plan: followingPlan }));
+
+    let imported: ImportResult | undefined;
+    if (SECTIONS.has('import')) {
+      imported = await benchImport({
+        baseUrl,
+        origin,
+        signIn: (email) => sessionCookie(baseUrl, origin, email),
+        batchUser: seedEmail(Math.min(1, USERS - 1)),
+        bookmarkUser: seedEmail(Math.min(2, USERS - 1)),
+        memory: () => running.memory(),
+      });
+    }
+
     await pgCpu?.close();
     pgCpu = undefined;
     await sleep(SETTLE_MS);
@@ -357,6 +406,18 @@ async function main() {
     if (links) {
       console.log('');
       printLinks(links);
+    }
+    if (imported) {
+      console.log('');
+      printImport(imported);
+    }
+    if (collections) {
+      console.log('');
+      printCollections(collections);
+    }
+    if (following) {
+      console.log('');
+      printFollowing(following);
     }
     console.log('');
     const verdict = idle.rssMb < IDLE_RSS_LIMIT_MB ? 'under' : 'OVER';
@@ -387,6 +448,9 @@ async function main() {
         signIn: { sequential: users.signInSequential, concurrent: users.signInConcurrent },
       }),
       ...(links && linkSeed && { linkSeed, links }),
+      ...(imported && { import: imported }),
+      ...(collections && { collections }),
+      ...(following && { following }),
       memory: {
         idleRssMb: idle.rssMb,
         idleRssLimitMb: IDLE_RSS_LIMIT_MB,

@@ -10,8 +10,12 @@ export const OCR_BASE = '/ocr';
 
 /** Wider images are scaled down to this width: recognition time grows with pixels, accuracy doesn't. */
 export const OCR_MAX_WIDTH = 2500;
-/** Narrower images are scaled up 2x: small text (phone screenshots, cropped tweets) reads better larger. */
-export const OCR_UPSCALE_BELOW = 1000;
+/**
+ * Narrower images are scaled up 2x: small text reads better larger. Up to 1600 px wide, so desktop
+ * screenshots (1280x800) are included: URL recall on the bench's 24 screenshots rose from 66% to
+ * 89% that way, for about 1 s more recognition.
+ */
+export const OCR_UPSCALE_BELOW = 1600;
 /** And no image is drawn with more pixels than this (very long scrolling screenshots). */
 export const OCR_MAX_PIXELS = 24_000_000;
 

@@ -1,0 +1,254 @@
+/**
+ * The following section of `npm run bench` (issue 5): a publisher (seeded user 3) with
+ * BENCH_SUBSCRIBERS (10,000) subscribers and a public collection of theirs with as many confirmed
+ * e-mail subscribers, seeded straight into the database. Measures the Subscriber Dashboard's first
+ * page beside GET /api/health/live, the full CSV export, and the digest fan-out: a few resources
+ * added through the API, then runDigestOnce in this process (server code, not the child) sending
+ * one mail per subscriber through nodemailer's SMTP pool to the loopback sink of the tests.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Insertable, sql } from 'kysely';
+import type { Config } from '../server/config';
+import { type Db, openDatabase } from '../server/db';
+import type { Database } from '../server/db/schema';
+import { runDigestOnce } from '../server/mail/digest';
+import { createMailer } from '../server/mail/mailer';
+import { startSmtpSink } from '../tests/support/smtp-sink';
+import { type CpuProbe, type Load, type Paired, loadAverages, measurePaired, ms, printTable, rate, us, wholeMs } from './common';
+import { seedEmail } from './seed';
+
+const BATCH = 500;
+const DAY_MS = 86_400_000;
+const DIGEST_RESOURCES = 3;
+const CSV_RUNS = 5;
+
+export interface FollowingPlan {
+  publisherEmail: string;
+  collectionId: string;
+  subscribers: number;
+  emailSubscribers: number;
+  ms: number;
+}
+
+const hex = () => randomBytes(12).toString('hex');
+
+async function insertBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
+}
+
+/**
+ * `count` follower users (no password: they never sign in) subscribed to seeded user 3, counters
+ * as subscribe() leaves them, and a public collection of user 3 with `count` confirmed e-mail
+ * subscribers and its digest state (sent up to now). Before the server starts.
+ */
+export async function seedFollowing(db: Db, users: number, count: number): Promise<FollowingPlan> {
+  const started = performance.now();
+  const k = db.kysely;
+  const publisherEmail = seedEmail(Math.min(3, users - 1)); // 0 owns collections, 1 and 2 import
+  const publisher = await k.selectFrom('user').select('id').where('email', '=', publisherEmail).executeTakeFirstOrThrow();
+  const now = Date.now();
+  const iso = (t: number) => new Date(t).toISOString();
+  const emailVerified = db.dialect === 'sqlite' ? 0 : false;
+
+  const followers: Insertable<Database['user']>[] = [];
+  const profiles: Insertable<Database['profiles']>[] = [];
+  const subscriptions: Insertable<Database['user_subscriptions']>[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = hex();
+    const at = iso(now - 200 * DAY_MS + (i * 200 * DAY_MS) / count);
+    followers.push({ id, name: `Bench Follower ${i}`, email: `bench-follower-${i}@bench.test`, emailVerified, image: null, createdAt: at, updatedAt: at });
+    profiles.push({ user_id: id, bio: null, location: null, website: null, avatar_key: null, subscriptions_count: 1, subscribers_count: 0, updated_at: at });
+    subscriptions.push({ id: hex(), subscriber_id: id, publisher_id: publisher.id, created_at: at });
+  }
+  const collectionId = hex();
+  const emailSubscribers: Insertable<Database['email_subscribers']>[] = Array.from({ length: count }, (_, i) => {
+    const at = iso(now - 30 * DAY_MS + (i * 29 * DAY_MS) / count);
+    return {
+      id: hex(),
+      supercuration_id: collectionId,
+      email: `bench-reader-${i}@bench.test`,
+      confirmed_at: at,
+      token_hash: randomBytes(32).toString('hex'),
+      created_at: at,
+      confirm_sent_at: at,
+    };
+  });
+  await k.transaction().execute(async (trx) => {
+    await insertBatches(followers, (b) => trx.insertInto('user').values(b).execute());
+    await insertBatches(profiles, (b) => trx.insertInto('profiles').values(b).execute());
+    await insertBatches(subscriptions, (b) => trx.insertInto('user_subscriptions').values(b).execute());
+    await trx.updateTable('profiles').set({ subscribers_count: count }).where('user_id', '=', publisher.id).execute();
+    await trx
+      .insertInto('supercurations')
+      .values({
+        id: collectionId,
+        user_id: publisher.id,
+        title: 'Followed bench collection',
+        description: 'A public collection with many e-mail subscribers',
+        thumbnail_url: null,
+        is_public: 1,
+        slug: 'bench-followed-collection',
+        links_count: 0,
+        created_at: iso(now - 31 * DAY_MS),
+        updated_at: iso(now - 31 * DAY_MS),
+      })
+      .execute();
+    await insertBatches(emailSubscribers, (b) => trx.insertInto('email_subscribers').values(b).execute());
+    await trx.insertInto('digest_state').values({ supercuration_id: collectionId, last_sent_at: iso(now) }).execute();
+  });
+  await sql`analyze`.execute(k);
+  return { publisherEmail, collectionId, subscribers: count, emailSubscribers: count, ms: performance.now() - started };
+}
+
+export interface FollowingResult {
+  connections: number;
+  plan: FollowingPlan;
+  dashboard: Paired & { vsTrivial: number; loadAverage: string };
+  csv: { runs: number; medianMs: number; maxMs: number; bytes: number; rows: number };
+  digest: { resources: number; mails: number; received: number; ms: number; mailsPerS: number; bytes: number; transport: string };
+}
+
+interface Options {
+  baseUrl: string;
+  origin: string;
+  config: Config;
+  plan: FollowingPlan;
+  connections: number;
+  durationS: number;
+  cpu: CpuProbe;
+  signIn: (email: string) => Promise<string>;
+}
+
+export async function benchFollowing(o: Options): Promise<FollowingResult> {
+  const { baseUrl, plan } = o;
+  const cookie = await o.signIn(plan.publisherEmail);
+  const trivial: Load = { url: `${baseUrl}/api/health/live`, connections: o.connections };
+  console.log(`Measuring following: GET /api/me/subscribers at ${o.connections} connections (load average ${loadAverages()})...`);
+  const t = await measurePaired(
+    trivial,
+    {
+      url: `${baseUrl}/api/me/subscribers`,
+      connections: o.connections,
+      headers: { cookie },
+      verifyBody: (b) => b.startsWith('{"items":[{'),
+    },
+    o.durationS,
+    o.cpu,
+  );
+  const dashboard = { ...t, vsTrivial: t.reqPerSec / t.trivial.reqPerSec, loadAverage: loadAverages() };
+
+  console.log(`Exporting the subscribers CSV ${CSV_RUNS} times...`);
+  const times: number[] = [];
+  let bytes = 0;
+  let rows = 0;
+  for (let i = 0; i < CSV_RUNS; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${baseUrl}/api/me/subscribers.csv`, { headers: { cookie } });
+    const text = await res.text();
+    times.push(performance.now() - t0);
+    if (!res.ok) throw new Error(`GET /api/me/subscribers.csv: ${res.status} ${text.slice(0, 200)}`);
+    bytes = Buffer.byteLength(text);
+    rows = text.trimEnd().split('\n').length - 1;
+  }
+  times.sort((a, b) => a - b);
+
+  console.log(`Adding ${DIGEST_RESOURCES} resources, then sending the digest in-process to the loopback SMTP sink...`);
+  for (let i = 0; i < DIGEST_RESOURCES; i++) {
+    const res = await fetch(`${baseUrl}/api/supercurations/${plan.collectionId}/resources`, {
+      method: 'POST',
+      headers: { cookie, origin: o.origin, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        link: { url: `https://example.net/digest-${hex()}`, title: `Digest resource ${i}`, description: 'New in the collection' },
+      }),
+    });
+    if (res.status !== 201) throw new Error(`add resource: ${res.status} ${await res.text()}`);
+  }
+  const sink = await startSmtpSink();
+  const mailer = createMailer({ smtpUrl: sink.url, from: o.config.mailFrom, dataDir: o.config.dataDir });
+  const db = openDatabase(o.config);
+  let digest: FollowingResult['digest'];
+  try {
+    const interval = o.config.digestIntervalSeconds;
+    // The digest is due `interval` after the seeded last_sent_at (now): run it as if then, so the
+    // server's own digest timer (real time) never claims it first.
+    const at = new Date(Date.now() + (interval + 10) * 1000);
+    const t0 = performance.now();
+    const run = await runDigestOnce(
+      { db, mailer, publicUrl: o.config.publicUrl, secret: o.config.authSecret, intervalSeconds: interval },
+      at,
+    );
+    const elapsed = performance.now() - t0;
+    digest = {
+      resources: DIGEST_RESOURCES,
+      mails: run.mails,
+      received: sink.received.length,
+      ms: elapsed,
+      mailsPerS: (run.mails * 1000) / elapsed,
+      bytes: sink.received.reduce((sum, m) => sum + m.raw.length, 0),
+      transport: `SMTP (nodemailer pool) to loopback sink ${sink.url}`,
+    };
+  } finally {
+    await mailer.close();
+    await sink.close();
+    await db.close();
+  }
+  return {
+    connections: o.connections,
+    plan,
+    dashboard,
+    csv: { runs: CSV_RUNS, medianMs: times[Math.floor(times.length / 2)] ?? NaN, maxMs: times[times.length - 1] ?? NaN, bytes, rows },
+    digest,
+  };
+}
+
+export function printFollowing(r: FollowingResult): void {
+  const d = r.dashboard;
+  const withDb = d.dbCpuUs !== undefined;
+  printTable([
+    [
+      `Following, ${r.connections} connections`,
+      'req/s',
+      'p50',
+      'p99',
+      'non-2xx',
+      'errors',
+      'mismatch',
+      'live req/s',
+      'live p99',
+      'ratio',
+      'server CPU/req (live)',
+      ...(withDb ? ['PostgreSQL CPU/req'] : []),
+      'load avg',
+    ],
+    [
+      `GET /api/me/subscribers, first page (of ${r.plan.subscribers.toLocaleString('en-US')})`,
+      rate(d.reqPerSec),
+      wholeMs(d.p50Ms),
+      wholeMs(d.p99Ms),
+      String(d.non2xx + d.trivial.non2xx),
+      String(d.errors + d.trivial.errors),
+      String(d.mismatches),
+      rate(d.trivial.reqPerSec),
+      wholeMs(d.trivial.p99Ms),
+      `${(100 * d.vsTrivial).toFixed(0)} %`,
+      `${us(d.serverCpuUs)} (${us(d.trivial.serverCpuUs)})`,
+      ...(withDb ? [us(d.dbCpuUs)] : []),
+      d.loadAverage,
+    ],
+  ]);
+  const c = r.csv;
+  console.log(
+    `GET /api/me/subscribers.csv: ${c.rows.toLocaleString('en-US')} rows, ${(c.bytes / 1024).toFixed(0)} KiB; ` +
+      `median ${ms(c.medianMs)}, max ${ms(c.maxMs)} over ${c.runs} sequential exports.`,
+  );
+  const g = r.digest;
+  console.log(
+    `Digest (runDigestOnce, in-process, ${g.resources} new resources): ${g.mails.toLocaleString('en-US')} mails sent ` +
+      `(${g.received.toLocaleString('en-US')} received, ${(g.bytes / 1048576).toFixed(1)} MiB) in ${(g.ms / 1000).toFixed(2)} s = ` +
+      `${rate(g.mailsPerS)} mails/s; ${g.transport}.`,
+  );
+  console.log(
+    `Seeded ${r.plan.subscribers.toLocaleString('en-US')} subscribers and ${r.plan.emailSubscribers.toLocaleString('en-US')} ` +
+      `confirmed e-mail subscribers in ${(r.plan.ms / 1000).toFixed(1)} s.`,
+  );
+}
