@@ -96,8 +96,11 @@ export function trimUrlEnd(candidate: string): string {
 // Repairs before the search: text formats and OCR slips.
 
 const HOST_START = String.raw`(?<![\p{L}\p{N}\-.@])`;
-/** 'https: //', 'https:/ /', 'http ://', 'https;//' and 'https:// example.com' (OCR). */
-const SCHEME_SLIP = /\b(https?) ?[:;] ?\/ ?\/ ?(?=[\p{L}\p{N}])/giu;
+/**
+ * 'https: //', 'https:/ /', 'http ://', 'https;//', 'https:// example.com', a lost slash
+ * ('https:/www.') and a misread 'http' ('hitps', 'htps', 'hittp') (OCR).
+ */
+const SCHEME_SLIP = /\b(?:h(?:i?tt|it|t)p)(s?) ?[:;] ?\/ ?\/? ?(?=[\p{L}\p{N}])/giu;
 /** 'www. example.com' (OCR). */
 const WWW_SLIP = /\b(www) ?\. ?(?=[\p{Ll}\p{N}])/gu;
 /** A space next to the dot before a TLD: 'example. com/path', 'example .com/path' (OCR). */
@@ -108,7 +111,7 @@ const DOT_SLIP = new RegExp(
 
 function repairSlips(text: string): string {
   return text
-    .replace(SCHEME_SLIP, (_, scheme: string) => `${scheme}://`)
+    .replace(SCHEME_SLIP, (_, secure: string) => `http${secure.toLowerCase()}://`)
     .replace(WWW_SLIP, (_, www: string) => `${www}.`)
     .replace(DOT_SLIP, (match: string, host: string, _sep: string, tld: string, offset: number, whole: string) => {
       const next = whole.slice(offset + match.length);

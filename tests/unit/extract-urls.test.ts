@@ -129,6 +129,16 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'OCR output: a misread scheme or a lost slash',
+    text: 'Top: hitps://news.ycombinator.com/item?id=1 and https:/www.smashingmagazine.com/2024/grids and htps://a.example.org/x, HTTP:/example.com/y',
+    urls: [
+      'https://news.ycombinator.com/item?id=1',
+      'https://www.smashingmagazine.com/2024/grids',
+      'https://a.example.org/x',
+      'http://example.com/y',
+    ],
+  },
+  {
     name: 'other schemes are never URLs',
     text: 'javascript:alert(document.cookie) mailto:ada@example.com ftp://files.example.com/a/b data:text/plain,hi file:///etc/passwd chrome://settings/',
     urls: [],
