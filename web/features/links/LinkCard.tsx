@@ -160,11 +160,12 @@ export function LinkCard({
       )}
       {heading}
       {picture}
-      <div className={cn('-mt-1 col-span-2 sm:col-span-1', onSelectedChange && 'col-start-2')}>
+      {/* Explicit start/end lines: a `col-span` shorthand would override `col-start` in the cascade. */}
+      <div className={cn('-mt-1', onSelectedChange ? 'col-start-2 col-end-4 sm:col-end-3' : 'col-start-1 col-end-3 sm:col-end-2')}>
         <ExpandableText text={link.description} />
         {children && <div className="mt-3">{children}</div>}
       </div>
-      <div className={cn('col-span-2', onSelectedChange && 'col-start-2')}>{footer}</div>
+      <div className={onSelectedChange ? 'col-start-2 col-end-4' : 'col-start-1 col-end-3'}>{footer}</div>
       {dialogs}
     </article>
   );
@@ -198,8 +199,8 @@ export function LinkCardSkeleton() {
         <div className="h-3 w-24 rounded bg-muted" />
       </div>
       <div className="size-16 rounded-lg bg-muted sm:row-span-2 sm:h-24 sm:w-36" />
-      <div className="col-span-2 col-start-2 h-3 rounded bg-muted sm:col-span-1" />
-      <div className="col-span-2 col-start-2 flex justify-between">
+      <div className="col-start-2 col-end-4 h-3 rounded bg-muted sm:col-end-3" />
+      <div className="col-start-2 col-end-4 flex justify-between">
         <div className="h-6 w-40 rounded-full bg-muted" />
         <div className="h-6 w-28 rounded bg-muted" />
       </div>
