@@ -1,15 +1,6 @@
 import toast from 'react-hot-toast';
 import { LINK_MESSAGES, type Link } from '../../../shared/domain';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogTitle,
-} from '../../../shared/ui/primitives/alert-dialog';
-import { Button } from '../../../shared/ui/primitives/button';
-import { DialogFooter, DialogHeader } from '../../../shared/ui/primitives/dialog';
-import { FormError } from '../../../shared/ui/primitives/form-error';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 import { messageOf } from '../../lib/api';
 import { useDeleteLink } from './useLinkMutations';
 
@@ -17,39 +8,26 @@ import { useDeleteLink } from './useLinkMutations';
 export function DeleteLinkDialog({ link, open, onOpenChange }: { link: Link; open: boolean; onOpenChange: (open: boolean) => void }) {
   const remove = useDeleteLink();
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={open}
       onOpenChange={(next) => {
         remove.reset();
         onOpenChange(next);
       }}
-    >
-      <AlertDialogContent>
-        <DialogHeader className="pr-0">
-          <AlertDialogTitle>Delete Link</AlertDialogTitle>
-          <AlertDialogDescription>{LINK_MESSAGES.deleteConfirm}</AlertDialogDescription>
-        </DialogHeader>
-        <FormError message={remove.error && messageOf(remove.error, 'Failed to delete link')} />
-        <DialogFooter>
-          <AlertDialogCancel asChild>
-            <Button variant="outline">Cancel</Button>
-          </AlertDialogCancel>
-          <Button
-            variant="destructive"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(link.id, {
-                onSuccess: () => {
-                  onOpenChange(false);
-                  toast.success('Link deleted');
-                },
-              })
-            }
-          >
-            {remove.isPending ? 'Deleting...' : 'Delete'}
-          </Button>
-        </DialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      title="Delete Link"
+      description={LINK_MESSAGES.deleteConfirm}
+      confirmLabel="Delete"
+      busyLabel="Deleting..."
+      busy={remove.isPending}
+      error={remove.error && messageOf(remove.error, 'Failed to delete link')}
+      onConfirm={() =>
+        remove.mutate(link.id, {
+          onSuccess: () => {
+            onOpenChange(false);
+            toast.success('Link deleted');
+          },
+        })
+      }
+    />
   );
 }

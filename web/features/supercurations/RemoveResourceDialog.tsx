@@ -1,14 +1,6 @@
 import toast from 'react-hot-toast';
 import { SUPERCURATION_MESSAGES, type Link } from '../../../shared/domain';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogTitle,
-} from '../../../shared/ui/primitives/alert-dialog';
-import { Button } from '../../../shared/ui/primitives/button';
-import { DialogFooter, DialogHeader } from '../../../shared/ui/primitives/dialog';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 import { useResourceMutations } from './mutations';
 
 interface RemoveResourceDialogProps {
@@ -22,35 +14,23 @@ interface RemoveResourceDialogProps {
 export function RemoveResourceDialog({ link, supercurationId, open, onOpenChange }: RemoveResourceDialogProps) {
   const { remove } = useResourceMutations(supercurationId);
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent>
-        <DialogHeader className="pr-0">
-          <AlertDialogTitle>{SUPERCURATION_MESSAGES.removeResourceTitle}</AlertDialogTitle>
-          <AlertDialogDescription>
-            Remove “{link.title}” from this supercuration? The link itself is not deleted.
-          </AlertDialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <AlertDialogCancel asChild>
-            <Button variant="outline">Cancel</Button>
-          </AlertDialogCancel>
-          <Button
-            variant="destructive"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(link.id, {
-                onSuccess: () => {
-                  onOpenChange(false);
-                  toast.success('Resource removed');
-                },
-                onError: () => toast.error(SUPERCURATION_MESSAGES.removeResourceFailed),
-              })
-            }
-          >
-            {remove.isPending ? 'Removing...' : 'Remove'}
-          </Button>
-        </DialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={SUPERCURATION_MESSAGES.removeResourceTitle}
+      description={<>Remove “{link.title}” from this supercuration? The link itself is not deleted.</>}
+      confirmLabel="Remove"
+      busyLabel="Removing..."
+      busy={remove.isPending}
+      onConfirm={() =>
+        remove.mutate(link.id, {
+          onSuccess: () => {
+            onOpenChange(false);
+            toast.success('Resource removed');
+          },
+          onError: () => toast.error(SUPERCURATION_MESSAGES.removeResourceFailed),
+        })
+      }
+    />
   );
 }
