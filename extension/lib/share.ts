@@ -1,5 +1,5 @@
 import { DEFAULT_LINK_TEXT } from '../../shared/domain/constants';
-import { LINK_MESSAGES, type CreateLinkInput, type Link, type LinkPreview, URL_MAX_LENGTH } from '../../shared/domain/links';
+import { LINK_MESSAGES, type CreateLinkInput, type LinkPreview, URL_MAX_LENGTH } from '../../shared/domain/links';
 import { displayHost } from '../../shared/domain/url';
 import type { ShareFormValues } from '../../shared/ui/shareForm';
 import type { PageCapture } from './capture';
@@ -33,21 +33,6 @@ export function draftFromPreview(url: string, preview: LinkPreview | null, captu
     description: preview?.description ?? LINK_MESSAGES.noPreview,
     thumbnailUrl: fits(preview?.thumbnailUrl),
     format: capture?.format ?? null,
-  };
-}
-
-/** The form's values for editing a link already shared ('Update'). */
-export function valuesOfLink(link: Link): Partial<ShareFormValues> {
-  return {
-    url: link.url ?? '',
-    title: link.title,
-    description: link.description,
-    linkText: link.linkText,
-    thumbnailUrl: link.thumbnailUrl ?? '',
-    isOriginalContent: link.isOriginalContent,
-    format: link.format,
-    topicIds: link.topicIds,
-    supercurationIds: link.supercurationIds,
   };
 }
 

@@ -14,7 +14,8 @@ import type { PageCapture } from '../lib/capture';
 import { tellBackground } from '../lib/messages';
 import { captureTab, whyNotShareable } from '../lib/pages';
 import { hasServerPermission, loadSettings, rememberAccount } from '../lib/settings';
-import { draftFromCapture, draftFromPreview, valuesOfLink } from '../lib/share';
+import { shareFormValuesOf } from '../../shared/ui/shareForm';
+import { draftFromCapture, draftFromPreview } from '../lib/share';
 import { SignInForm } from './SignInForm';
 
 /** The page being shared: the active tab, or tab N of `popup.html?tabId=N`. */
@@ -100,7 +101,7 @@ export function PopupApp() {
       }
       if (existing) {
         void tellBackground({ type: 'link-saved', tabId: tab.id ?? null, urls: [url], linkId: existing.id });
-        setView({ kind: 'form', mode: 'edit', link: existing, initialValues: valuesOfLink(existing) });
+        setView({ kind: 'form', mode: 'edit', link: existing, initialValues: shareFormValuesOf(existing) });
       } else if (page && !page.empty) {
         setView({ kind: 'form', mode: 'create', link: null, initialValues: draftFromCapture(page) });
       } else {

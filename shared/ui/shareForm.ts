@@ -1,5 +1,5 @@
 import { DEFAULT_LINK_TEXT, type FormatId } from '../domain/constants';
-import { createLinkSchema, type CreateLinkInput } from '../domain/links';
+import { createLinkSchema, type CreateLinkInput, type Link } from '../domain/links';
 
 /** What the Preview & Share form edits. */
 export interface ShareFormValues {
@@ -25,6 +25,21 @@ export const EMPTY_SHARE_FORM: ShareFormValues = {
   topicIds: [],
   supercurationIds: [],
 };
+
+/** The form's values for editing a link already shared ('Update'), in the web app and the extension. */
+export function shareFormValuesOf(link: Link): Partial<ShareFormValues> {
+  return {
+    url: link.url ?? '',
+    title: link.title,
+    description: link.description,
+    linkText: link.linkText,
+    thumbnailUrl: link.thumbnailUrl ?? '',
+    isOriginalContent: link.isOriginalContent,
+    format: link.format,
+    topicIds: link.topicIds,
+    supercurationIds: link.supercurationIds,
+  };
+}
 
 export type FieldName = 'url' | 'title' | 'description' | 'linkText' | 'thumbnailUrl';
 export type FieldErrors = Partial<Record<FieldName, string>>;

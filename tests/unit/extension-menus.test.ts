@@ -8,7 +8,8 @@ import type { PageCapture } from '../../extension/lib/capture';
 import { type MenuDeps, buildMenu, handleMenuClick, loadMenuState } from '../../extension/lib/menus';
 import { CANNOT_SHARE, whyNotShareable } from '../../extension/lib/pages';
 import { parseServerUrl, serverPermissionPattern } from '../../extension/lib/settings';
-import { draftFromCapture, draftFromPreview, linkInputOf, valuesOfLink } from '../../extension/lib/share';
+import { draftFromCapture, draftFromPreview, linkInputOf } from '../../extension/lib/share';
+import { shareFormValuesOf } from '../../shared/ui/shareForm';
 
 const SERVER = 'http://localhost:3000';
 const choices: SupercurationChoice[] = [
@@ -109,7 +110,7 @@ describe('drafts for Preview & Share', () => {
       format: null,
     });
     const link = { url: null, title: 'T', description: 'D', linkText: 'Read', thumbnailUrl: null, isOriginalContent: true, format: 'dev', topicIds: ['ai'], supercurationIds: ['c1'] } as unknown as Link;
-    expect(valuesOfLink(link)).toEqual({
+    expect(shareFormValuesOf(link)).toEqual({
       url: '',
       title: 'T',
       description: 'D',

@@ -1,5 +1,6 @@
 import type { CreateLinkInput, Link } from '../../../shared/domain';
 import { PreviewShareDialog, type ShareFormValues } from '../../../shared/ui/PreviewShareDialog';
+import { shareFormValuesOf } from '../../../shared/ui/shareForm';
 import { api } from '../../lib/api';
 import { useSupercurationOptions } from '../supercurations/queries';
 import { useCreateTopic, useTopics } from '../topics/useTopics';
@@ -49,21 +50,6 @@ export function ShareNewLinkDialog({
   );
 }
 
-/** The Preview & Share form's values for editing a link. */
-export function editValuesOf(link: Link): Partial<ShareFormValues> {
-  return {
-    url: link.url ?? '',
-    title: link.title,
-    description: link.description,
-    linkText: link.linkText,
-    thumbnailUrl: link.thumbnailUrl ?? '',
-    isOriginalContent: link.isOriginalContent,
-    format: link.format,
-    topicIds: link.topicIds,
-    supercurationIds: link.supercurationIds,
-  };
-}
-
 /** Preview & Share in edit mode ('Update'). */
 export function EditLinkDialog({ link, ...state }: DialogState & { link: Link }) {
   const services = useDialogServices();
@@ -73,7 +59,7 @@ export function EditLinkDialog({ link, ...state }: DialogState & { link: Link })
       {...state}
       {...services}
       mode="edit"
-      initialValues={editValuesOf(link)}
+      initialValues={shareFormValuesOf(link)}
       onSubmit={update.mutateAsync}
     />
   );

@@ -3,7 +3,8 @@ import toast from 'react-hot-toast';
 import { SUPERCURATION_MESSAGES, type Link, type Supercuration } from '../../../shared/domain';
 import { PreviewShareDialog } from '../../../shared/ui/PreviewShareDialog';
 import { messageOf } from '../../lib/api';
-import { editValuesOf, useDialogServices } from '../links/LinkFormDialogs';
+import { shareFormValuesOf } from '../../../shared/ui/shareForm';
+import { useDialogServices } from '../links/LinkFormDialogs';
 import { useUpdateLink } from '../links/useLinkMutations';
 import { useResourceMutations } from './mutations';
 import { ResourceTagPicker } from './ResourceTagPicker';
@@ -39,7 +40,7 @@ export function EditResourceDialog({ link, supercuration, ...state }: EditResour
   }
 
   return (
-    <PreviewShareDialog {...state} {...services} supercurations={[]} mode="edit" initialValues={editValuesOf(link)} onSubmit={submit}>
+    <PreviewShareDialog {...state} {...services} supercurations={[]} mode="edit" initialValues={shareFormValuesOf(link)} onSubmit={submit}>
       <ResourceTagPicker categories={supercuration.tagCategories} value={tags} onChange={setTags} />
     </PreviewShareDialog>
   );
