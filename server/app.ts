@@ -1,5 +1,4 @@
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -16,6 +15,7 @@ import { registerImageProxyRoutes } from './http/image-proxy-routes';
 import { registerImportRoutes } from './http/import-routes';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerPreviewRoutes } from './http/preview-routes';
+import { registerSecurityHeaders } from './http/security-headers';
 import { sessionReader } from './http/session';
 import { publicSupercurationPage, registerSupercurationRoutes } from './http/supercuration-routes';
 import { registerTopicRoutes } from './http/topic-routes';
@@ -63,7 +63,7 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   });
 
   registerErrorHandler(server);
-  await server.register(helmet, {
+  registerSecurityHeaders(server, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
