@@ -3,8 +3,10 @@
  * BENCH_SUBSCRIBERS (10,000) subscribers and a public collection of theirs with as many confirmed
  * e-mail subscribers, seeded straight into the database. Measures the Subscriber Dashboard's first
  * page beside GET /api/health/live, the full CSV export, and the digest fan-out: a few resources
- * added through the API, then runDigestOnce in this process (server code, not the child) sending
- * one mail per subscriber through nodemailer's SMTP pool to the loopback sink of the tests.
+ * added through the API, then runDigestOnce in this process (server code, not the child) queueing
+ * one mail per subscriber in the outbox ("time to queue"), then the server process's outbox worker
+ * (SMTP_URL = the loopback sink of the tests, MAIL_POLL_SECONDS=1) sending them all ("time to send",
+ * from the digest's commit until the sink has every message, so it includes up to 1 s of polling).
  */
 import { randomBytes } from 'node:crypto';
 import { type Insertable, sql } from 'kysely';
@@ -12,8 +14,7 @@ import type { Config } from '../server/config';
 import { type Db, openDatabase } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { runDigestOnce } from '../server/mail/digest';
-import { createMailer } from '../server/mail/mailer';
-import { startSmtpSink } from '../tests/support/smtp-sink';
+import type { SmtpSink } from '../tests/support/smtp-sink';
 import { type CpuProbe, type Load, type Paired, loadAverages, measurePaired, ms, printTable, rate, us, wholeMs } from './common';
 import { seedEmail } from './seed';
 
@@ -105,7 +106,21 @@ export interface FollowingResult {
   plan: FollowingPlan;
   dashboard: Paired & { vsTrivial: number; loadAverage: string };
   csv: { runs: number; medianMs: number; maxMs: number; bytes: number; rows: number };
-  digest: { resources: number; mails: number; received: number; ms: number; mailsPerS: number; bytes: number; transport: string };
+  digest: {
+    resources: number;
+    mails: number;
+    queueMs: number;
+    /** From the digest's commit until the sink received every mail. */
+    sendMs: number;
+    received: number;
+    distinctMessageIds: number;
+    mailsPerS: number;
+    /** Server process CPU while sending, per mail. */
+    serverCpuUsPerMail: number;
+    dbCpuUsPerMail?: number;
+    bytes: number;
+    transport: string;
+  };
 }
 
 interface Options {
@@ -117,7 +132,11 @@ interface Options {
   durationS: number;
   cpu: CpuProbe;
   signIn: (email: string) => Promise<string>;
+  /** The SMTP sink of the server's SMTP_URL. */
+  sink: SmtpSink;
 }
+
+const SEND_DEADLINE_MS = 10 * 60_000;
 
 export async function benchFollowing(o: Options): Promise<FollowingResult> {
   const { baseUrl, plan } = o;
@@ -163,8 +182,7 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
     });
     if (res.status !== 201) throw new Error(`add resource: ${res.status} ${await res.text()}`);
   }
-  const sink = await startSmtpSink();
-  const mailer = createMailer({ smtpUrl: sink.url, from: o.config.mailFrom, dataDir: o.config.dataDir });
+  const { sink } = o;
   const db = openDatabase(o.config);
   let digest: FollowingResult['digest'];
   try {
@@ -172,24 +190,37 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
     // The digest is due `interval` after the seeded last_sent_at (now): run it as if then, so the
     // server's own digest timer (real time) never claims it first.
     const at = new Date(Date.now() + (interval + 10) * 1000);
+    const receivedBefore = sink.received.length;
     const t0 = performance.now();
     const run = await runDigestOnce(
-      { db, mailer, publicUrl: o.config.publicUrl, secret: o.config.authSecret, intervalSeconds: interval },
+      // The server process's worker sends: it polls every second (nothing to wake across processes).
+      { db, wakeOutbox: () => {}, publicUrl: o.config.publicUrl, secret: o.config.authSecret, intervalSeconds: interval },
       at,
     );
-    const elapsed = performance.now() - t0;
+    const queueMs = performance.now() - t0;
+    const cpu0 = await o.cpu();
+    while (sink.received.length - receivedBefore < run.mails) {
+      if (performance.now() - t0 > SEND_DEADLINE_MS) throw new Error(`only ${sink.received.length - receivedBefore} of ${run.mails} mails arrived`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const sendMs = performance.now() - t0 - queueMs;
+    const cpu1 = await o.cpu();
+    const mails = sink.received.slice(receivedBefore);
+    const ids = new Set(mails.map((m) => /^message-id:\s*(\S+)/im.exec(m.raw)?.[1]));
     digest = {
       resources: DIGEST_RESOURCES,
       mails: run.mails,
-      received: sink.received.length,
-      ms: elapsed,
-      mailsPerS: (run.mails * 1000) / elapsed,
-      bytes: sink.received.reduce((sum, m) => sum + m.raw.length, 0),
-      transport: `SMTP (nodemailer pool) to loopback sink ${sink.url}`,
+      queueMs,
+      sendMs,
+      received: mails.length,
+      distinctMessageIds: ids.size,
+      mailsPerS: (run.mails * 1000) / sendMs,
+      serverCpuUsPerMail: ((cpu1.serverS - cpu0.serverS) * 1e6) / run.mails,
+      ...(cpu0.dbS !== null && cpu1.dbS !== null ? { dbCpuUsPerMail: ((cpu1.dbS - cpu0.dbS) * 1e6) / run.mails } : {}),
+      bytes: mails.reduce((sum, m) => sum + m.raw.length, 0),
+      transport: `server outbox worker, SMTP (nodemailer pool of 3) to loopback sink ${sink.url}`,
     };
   } finally {
-    await mailer.close();
-    await sink.close();
     await db.close();
   }
   return {
@@ -243,9 +274,11 @@ export function printFollowing(r: FollowingResult): void {
   );
   const g = r.digest;
   console.log(
-    `Digest (runDigestOnce, in-process, ${g.resources} new resources): ${g.mails.toLocaleString('en-US')} mails sent ` +
-      `(${g.received.toLocaleString('en-US')} received, ${(g.bytes / 1048576).toFixed(1)} MiB) in ${(g.ms / 1000).toFixed(2)} s = ` +
-      `${rate(g.mailsPerS)} mails/s; ${g.transport}.`,
+    `Digest of ${g.resources} new resources to ${g.mails.toLocaleString('en-US')} subscribers: time to queue ` +
+      `(runDigestOnce in-process, one transaction) ${(g.queueMs / 1000).toFixed(2)} s; time to send ${(g.sendMs / 1000).toFixed(2)} s = ` +
+      `${rate(g.mailsPerS)} mails/s (${g.received.toLocaleString('en-US')} received, ${g.distinctMessageIds.toLocaleString('en-US')} distinct ` +
+      `Message-IDs, ${(g.bytes / 1048576).toFixed(1)} MiB), server CPU ${us(g.serverCpuUsPerMail)}/mail` +
+      `${g.dbCpuUsPerMail !== undefined ? `, PostgreSQL CPU ${us(g.dbCpuUsPerMail)}/mail` : ''}; ${g.transport}.`,
   );
   console.log(
     `Seeded ${r.plan.subscribers.toLocaleString('en-US')} subscribers and ${r.plan.emailSubscribers.toLocaleString('en-US')} ` +

@@ -24,6 +24,7 @@ import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db';
 import { migrate } from '../server/db/migrate';
 import { freePort } from '../tests/support/free-port';
+import { type SmtpSink, startSmtpSink } from '../tests/support/smtp-sink';
 import {
   type CpuProbe,
   type Load,
@@ -259,7 +260,10 @@ async function main() {
   let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let server: ServerProcess | undefined;
   let pgCpu: Awaited<ReturnType<typeof pgBackendCpu>> | undefined;
+  let mailSink: SmtpSink | undefined;
   const cleanup = async () => {
+    await mailSink?.close();
+    mailSink = undefined;
     await pgCpu?.close();
     pgCpu = undefined;
     await server?.stop();
@@ -273,6 +277,8 @@ async function main() {
   try {
     if (adminUrl) pgDb = await createPgDatabase(adminUrl);
     const port = await freePort();
+    // The following section measures the server's mail outbox sending a digest to a loopback SMTP sink.
+    if (SECTIONS.has('following')) mailSink = await startSmtpSink();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
@@ -283,6 +289,8 @@ async function main() {
       DATABASE_URL: pgDb?.url,
       AUTH_RATE_LIMIT: '1000000',
       LOG_LEVEL: 'warn',
+      SMTP_URL: mailSink?.url,
+      MAIL_POLL_SECONDS: mailSink ? '1' : undefined,
     };
     const config = loadConfig(env);
     const dialect = pgDb ? 'postgres' : 'sqlite';
@@ -377,7 +385,7 @@ async function main() {
     const collections: CollectionsResult | undefined =
       collectionsPlan && (await benchCollections({ ...sectionOptions, plan: collectionsPlan }));
     const following: FollowingResult | undefined =
-      followingPlan && (await benchFollowing({ ...sectionOptions, config, plan: followingPlan }));
+      followingPlan && mailSink && (await benchFollowing({ ...sectionOptions, config, plan: followingPlan, sink: mailSink }));
 
     let imported: ImportResult | undefined;
     if (SECTIONS.has('import')) {

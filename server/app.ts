@@ -24,6 +24,7 @@ import { registerUserRoutes } from './http/user-routes';
 import { registerWebRoutes } from './http/web-routes';
 import { startDigestTimer } from './mail/digest';
 import { type Mailer, createMailer } from './mail/mailer';
+import { type OutboxWorker, startOutboxWorker } from './mail/outbox';
 import { diskStorage } from './storage/uploads';
 
 /** JSON bodies are small; uploads go through multipart with their own limit. */
@@ -34,6 +35,8 @@ export interface App {
   auth: Auth;
   /** SMTP_URL, or .eml files in DATA_DIR/mail/; closed with the server. */
   mailer: Mailer;
+  /** The mail outbox worker of this process (server/mail/outbox.ts); stopped with the server. */
+  outbox: OutboxWorker;
 }
 
 export async function buildApp(config: Config, db: Db): Promise<App> {
@@ -54,11 +57,19 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   const storage = diskStorage(path.join(config.dataDir, 'uploads'));
   const isTrustedOrigin = trustedOriginMatcher(config);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: server.log });
-  const mailDeps = { db, mailer, publicUrl: config.publicUrl, secret: config.authSecret, log: server.log };
+  // Every e-mail is queued in mail_outbox and sent by this worker, with retries (server/mail/outbox.ts).
+  const outbox = startOutboxWorker({
+    db,
+    mailer,
+    log: server.log,
+    options: { pollSeconds: config.mailPollSeconds, retrySeconds: config.mailRetrySeconds, maxAttempts: config.mailMaxAttempts },
+  });
+  const mailDeps = { db, wakeOutbox: outbox.wake, publicUrl: config.publicUrl, secret: config.authSecret, log: server.log };
   // Digests of new resources: a DB-claimed job, safe with several server processes (server/mail/digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
   server.addHook('onClose', async () => {
     await stopDigests();
+    await outbox.stop();
     await mailer.close();
   });
 
@@ -127,5 +138,5 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     publicSupercurationPage(db, config.publicUrl),
     profilePage(db, config.publicUrl),
   ]);
-  return { server, auth, mailer };
+  return { server, auth, mailer, outbox };
 }

@@ -68,6 +68,24 @@ const envSchema = z.object({
     .int()
     .min(1, 'DIGEST_INTERVAL_SECONDS must be at least 1')
     .default(3600),
+  MAIL_POLL_SECONDS: z.coerce
+    .number({ error: 'MAIL_POLL_SECONDS must be a number' })
+    .int()
+    .min(1, 'MAIL_POLL_SECONDS must be at least 1')
+    .max(3600, 'MAIL_POLL_SECONDS must be at most 3600')
+    .default(10),
+  MAIL_RETRY_SECONDS: z.coerce
+    .number({ error: 'MAIL_RETRY_SECONDS must be a number' })
+    .int()
+    .min(1, 'MAIL_RETRY_SECONDS must be at least 1')
+    .max(3600, 'MAIL_RETRY_SECONDS must be at most 3600')
+    .default(60),
+  MAIL_MAX_ATTEMPTS: z.coerce
+    .number({ error: 'MAIL_MAX_ATTEMPTS must be a number' })
+    .int()
+    .min(1, 'MAIL_MAX_ATTEMPTS must be at least 1')
+    .max(100, 'MAIL_MAX_ATTEMPTS must be at most 100')
+    .default(8),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIR: z.string().trim().min(1).optional(),
 });
@@ -99,6 +117,12 @@ export interface Config {
   previewTimeoutMs: number;
   /** At most one digest e-mail per collection per this many seconds (DIGEST_INTERVAL_SECONDS). */
   digestIntervalSeconds: number;
+  /** The mail outbox worker looks for due mail this often, besides being woken on queueing (MAIL_POLL_SECONDS). */
+  mailPollSeconds: number;
+  /** First retry delay of a failed send; doubles per attempt (MAIL_RETRY_SECONDS). */
+  mailRetrySeconds: number;
+  /** Sends per e-mail before it is marked failed (MAIL_MAX_ATTEMPTS). */
+  mailMaxAttempts: number;
   logLevel: string;
   /** The built web app (index.html and assets). */
   webDir: string;
@@ -135,6 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
+    mailPollSeconds: e.MAIL_POLL_SECONDS,
+    mailRetrySeconds: e.MAIL_RETRY_SECONDS,
+    mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR ? path.resolve(e.WEB_DIR) : path.resolve(import.meta.dirname, '../dist/web'),
   };

@@ -9,6 +9,7 @@ import * as m0004 from './migrations/0004_supercurations';
 import * as m0005 from './migrations/0005_following';
 import * as m0006 from './migrations/0006_email_delivery';
 import * as m0007 from './migrations/0007_feed_filter_indexes';
+import * as m0008 from './migrations/0008_mail_outbox';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0005_following': m0005,
   '0006_email_delivery': m0006,
   '0007_feed_filter_indexes': m0007,
+  '0008_mail_outbox': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -128,6 +128,25 @@ export interface Database {
     supercuration_id: string;
     last_sent_at: string;
   };
+  mail_outbox: {
+    id: string;
+    message_id: string;
+    kind: string;
+    recipient: string;
+    subject: string;
+    text_body: string;
+    html_body: string;
+    unsubscribe_url: string | null;
+    subscriber_id: string | null;
+    status: 'queued' | 'sent' | 'failed' | 'cancelled';
+    attempts: number;
+    next_attempt_at: string;
+    claimed_until: string | null;
+    claim_token: string | null;
+    last_error: string | null;
+    created_at: string;
+    sent_at: string | null;
+  };
   user_subscriptions: {
     id: string;
     subscriber_id: string;

@@ -1,6 +1,8 @@
-import type { Db } from '../db';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
 import { httpUrlOrNull } from '../feeds/rss';
 import { type MailDeps, publicPageUrl, unsubscribeUrl } from '../services/email-subscriptions';
+import { type QueuedMail, enqueueMails } from './outbox';
 import { renderEmail } from './render';
 
 /**
@@ -8,10 +10,12 @@ import { renderEmail } from './render';
  * subscriber gets one e-mail per collection per DIGEST_INTERVAL_SECONDS listing them.
  *
  * digest_state holds, per followed collection, `last_sent_at`: resources added up to then have
- * been sent. A collection is due when that is at least one interval old and it has newer resources.
- * A process claims it by a compare-and-set UPDATE of last_sent_at (`where last_sent_at = <the value
- * it read>`): of several server processes, exactly one wins and sends. A crash after the claim loses
- * that digest (at most once, never twice); the queued outbox with retries is not built yet.
+ * been queued in a digest. A collection is due when that is at least one interval old and it has
+ * newer resources. A process claims it by a compare-and-set UPDATE of last_sent_at (`where
+ * last_sent_at = <the value it read>`): of several server processes, exactly one wins. The claim and
+ * the digest's mails (one mail_outbox row per subscriber) commit in one transaction, so a crash
+ * either leaves the collection due (nothing queued) or leaves every mail queued; the outbox worker
+ * (server/mail/outbox.ts) sends them, with retries, exactly once barring a crash mid-send.
  */
 
 export interface DigestDeps extends MailDeps {
@@ -27,10 +31,11 @@ const DIGEST_BATCH = 100;
 
 export interface DigestRun {
   collections: number;
+  /** Mails queued in the outbox. */
   mails: number;
 }
 
-/** One pass: claims every due collection and sends its digest. `now` is injectable for tests. */
+/** One pass: claims every due collection and queues its digest. `now` is injectable for tests. */
 export async function runDigestOnce(deps: DigestDeps, now = new Date()): Promise<DigestRun> {
   const { db } = deps;
   const due = new Date(now.getTime() - deps.intervalSeconds * 1000).toISOString();
@@ -56,29 +61,34 @@ export async function runDigestOnce(deps: DigestDeps, now = new Date()): Promise
     .execute();
   const run: DigestRun = { collections: 0, mails: 0 };
   for (const c of candidates) {
-    const claimed = await db.kysely
-      .updateTable('digest_state')
-      .set({ last_sent_at: upTo })
-      .where('supercuration_id', '=', c.supercuration_id)
-      .where('last_sent_at', '=', c.last_sent_at)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) continue; // another process has it
+    const queued = await db.kysely.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('digest_state')
+        .set({ last_sent_at: upTo })
+        .where('supercuration_id', '=', c.supercuration_id)
+        .where('last_sent_at', '=', c.last_sent_at)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return null; // another process has it
+      return enqueueMails(trx, deps.publicUrl, await digestMails(trx, deps, c.supercuration_id, c.last_sent_at, upTo));
+    });
+    if (queued === null) continue;
     run.collections += 1;
-    run.mails += await sendDigest(deps, c.supercuration_id, c.last_sent_at, upTo);
+    run.mails += queued;
   }
+  if (run.mails > 0) deps.wakeOutbox();
   return run;
 }
 
-async function sendDigest(deps: DigestDeps, id: string, since: string, upTo: string): Promise<number> {
-  const { db } = deps;
-  const collection = await db.kysely
+/** The digest of one collection for each of its confirmed subscribers with news. */
+async function digestMails(db: Kysely<Database>, deps: DigestDeps, id: string, since: string, upTo: string): Promise<QueuedMail[]> {
+  const collection = await db
     .selectFrom('supercurations')
     .select(['title', 'slug', 'is_public'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!collection?.slug || Number(collection.is_public) !== 1) return 0;
+  if (!collection?.slug || Number(collection.is_public) !== 1) return [];
   const resources = await newResources(db, id, since, upTo);
-  const subscribers = await db.kysely
+  const subscribers = await db
     .selectFrom('email_subscribers')
     .select(['id', 'email', 'confirmed_at'])
     .where('supercuration_id', '=', id)
@@ -86,7 +96,7 @@ async function sendDigest(deps: DigestDeps, id: string, since: string, upTo: str
     .orderBy('id')
     .execute();
   const page = publicPageUrl(deps.publicUrl, collection.slug);
-  let sent = 0;
+  const mails: QueuedMail[] = [];
   for (const s of subscribers) {
     // Someone who confirmed after a resource was added doesn't get it as news.
     const items = resources.filter((r) => s.confirmed_at !== null && r.added_at > s.confirmed_at);
@@ -107,18 +117,13 @@ async function sendDigest(deps: DigestDeps, id: string, since: string, upTo: str
       footer: `You receive this e-mail because you subscribed to "${collection.title}" on Supercurate.`,
       unsubscribeUrl: unsubscribe,
     });
-    try {
-      await deps.mailer.send({ to: s.email, subject: `New in ${collection.title}: ${count}`, ...bodies, unsubscribeUrl: unsubscribe });
-      sent += 1;
-    } catch (err) {
-      deps.log?.error({ err, subscriber: s.id, supercuration: id }, 'digest e-mail failed');
-    }
+    mails.push({ kind: 'digest', subscriberId: s.id, to: s.email, subject: `New in ${collection.title}: ${count}`, ...bodies, unsubscribeUrl: unsubscribe });
   }
-  return sent;
+  return mails;
 }
 
-function newResources(db: Db, id: string, since: string, upTo: string) {
-  return db.kysely
+function newResources(db: Kysely<Database>, id: string, since: string, upTo: string) {
+  return db
     .selectFrom('supercuration_links as sl')
     .innerJoin('links', 'links.id', 'sl.link_id')
     .select(['links.id', 'links.title', 'links.url', 'links.description', 'sl.created_at as added_at'])

@@ -92,7 +92,16 @@ function smtpMailer(smtpUrl: string, { from }: MailerOptions): Mailer {
   const open = () => {
     transport ??= import('nodemailer').then((nodemailer) =>
       // A small pool: a digest to many subscribers reuses connections instead of one per message.
-      nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 3, maxMessages: 100 }),
+      // Bounded timeouts: a send must end well within the outbox lease (server/mail/outbox.ts).
+      nodemailer.createTransport({
+        url: smtpUrl,
+        pool: true,
+        maxConnections: 3,
+        maxMessages: 100,
+        connectionTimeout: 30_000,
+        greetingTimeout: 30_000,
+        socketTimeout: 60_000,
+      }),
     );
     return transport;
   };

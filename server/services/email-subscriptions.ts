@@ -6,7 +6,7 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { notFound } from '../http/errors';
-import type { Mailer } from '../mail/mailer';
+import { enqueueMails } from '../mail/outbox';
 import { renderEmail } from '../mail/render';
 import { canSubscribeByEmail } from '../policies/supercurations';
 import { collectionAccess, toAccess } from './memberships';
@@ -24,7 +24,8 @@ import { newId } from './supercurations';
 
 export interface MailDeps {
   db: Db;
-  mailer: Mailer;
+  /** Nudges the outbox worker (server/mail/outbox.ts) once queued mail is committed. */
+  wakeOutbox(): void;
   publicUrl: string;
   /** AUTH_SECRET: the key of unsubscribe tokens. */
   secret: string;
@@ -97,8 +98,8 @@ async function takeAddressQuota(db: Db, email: string, at: Date): Promise<boolea
  * Subscribe by e-mail: public collections only. A new address is stored unconfirmed and gets a
  * confirmation mail; an unconfirmed one gets a new one (new token) at most every
  * CONFIRMATION_RESEND_MINUTES and within the address's daily quota; a confirmed one gets nothing.
- * Rows are never duplicated, and the answer is the same in every case (no address enumeration);
- * a failed send is logged, not reported.
+ * Rows are never duplicated, and the answer is the same in every case (no address enumeration).
+ * The mail goes through the outbox: the answer never waits for (nor reports) the SMTP server.
  */
 export async function subscribeByEmail(deps: MailDeps, id: string, email: string, at = new Date()): Promise<EmailSubscribeResult> {
   const { db } = deps;
@@ -135,16 +136,6 @@ export async function subscribeByEmail(deps: MailDeps, id: string, email: string
   if (row.confirm_sent_at && row.confirm_sent_at > resendAfter) return thanks;
   if (!(await takeAddressQuota(db, email, at))) return thanks;
   const token = randomBytes(32).toString('base64url');
-  const claimed = await db.kysely
-    .updateTable('email_subscribers')
-    .set({ token_hash: sha256(token), confirm_sent_at: iso })
-    .where('id', '=', row.id)
-    .where('confirmed_at', 'is', null)
-    .where((eb) => eb.or([eb('confirm_sent_at', 'is', null), eb('confirm_sent_at', '<=', resendAfter)]))
-    .executeTakeFirst();
-  // A concurrent request of the same address sent it.
-  if (Number(claimed.numUpdatedRows) === 0) return thanks;
-
   const confirmUrl = `${deps.publicUrl}/subscriptions/confirm?token=${encodeURIComponent(token)}`;
   const unsubscribe = unsubscribeUrl(deps, row.id);
   const bodies = renderEmail({
@@ -157,11 +148,24 @@ export async function subscribeByEmail(deps: MailDeps, id: string, email: string
     footer: `This e-mail was sent to ${email} because the address was entered on a Supercurate collection page.`,
     unsubscribeUrl: unsubscribe,
   });
-  try {
-    await deps.mailer.send({ to: email, subject: `Confirm your subscription to ${collection.title}`, ...bodies, unsubscribeUrl: unsubscribe });
-  } catch (err) {
-    deps.log?.error({ err, subscriber: row.id }, 'confirmation e-mail failed');
-  }
+  // The new token and its mail commit together; the worker sends it (the response doesn't wait for SMTP).
+  const queued = await db.kysely.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable('email_subscribers')
+      .set({ token_hash: sha256(token), confirm_sent_at: iso })
+      .where('id', '=', row.id)
+      .where('confirmed_at', 'is', null)
+      .where((eb) => eb.or([eb('confirm_sent_at', 'is', null), eb('confirm_sent_at', '<=', resendAfter)]))
+      .executeTakeFirst();
+    // A concurrent request of the same address queued it.
+    if (Number(claimed.numUpdatedRows) === 0) return false;
+    const subject = `Confirm your subscription to ${collection.title}`;
+    await enqueueMails(trx, deps.publicUrl, [
+      { kind: 'confirmation', subscriberId: row.id, to: email, subject, ...bodies, unsubscribeUrl: unsubscribe },
+    ]);
+    return true;
+  });
+  if (queued) deps.wakeOutbox();
   return thanks;
 }
 

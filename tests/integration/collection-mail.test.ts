@@ -9,14 +9,18 @@ import { CONFIRMATIONS_PER_ADDRESS_PER_DAY, subscribeByEmail } from '../../serve
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type ParsedMail, parseEml } from '../support/eml';
+import { drainOutbox, waitForOutboxIdle } from '../support/outbox';
 import { createCollection } from '../support/supercurations';
 
 const INTERVAL = 3600;
 
 describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsubscribe', (ctx) => {
   const seen = new Set<string>();
-  /** The .eml files written since the last call, parsed. */
-  function newMails(): ParsedMail[] {
+  /** The .eml files written since the last call, parsed, once the outbox has sent what was due. */
+  async function newMails(): Promise<ParsedMail[]> {
+    const d = deps();
+    await drainOutbox({ db: d.db, mailer: d.mailer, options: { maxAttempts: 3, retrySeconds: 60, pollSeconds: 10 } });
+    await waitForOutboxIdle(ctx.server.db);
     const dir = mailDir(ctx.server.config.dataDir);
     if (!existsSync(dir)) return [];
     const files = readdirSync(dir).filter((f) => f.endsWith('.eml') && !seen.has(f)).sort();
@@ -29,6 +33,8 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     publicUrl: ctx.server.url,
     secret: ctx.server.config.authSecret,
     intervalSeconds: INTERVAL,
+    // The test sends with drainOutbox (newMails) instead.
+    wakeOutbox: () => {},
   });
   /** Moves a collection's digest window (instead of a clock: resources get real timestamps). */
   const setLastSent = (id: string, at: number) =>
@@ -45,11 +51,11 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     const owner = await signedInUser(ctx.server.url, 'Cora Curator');
     const c = await createCollection(owner, { isPublic: true, title: 'Tools & Tricks' });
     const visitor = testClient(ctx.server.url).api;
-    newMails();
+    await newMails();
 
     expect(await visitor.subscribeByEmail(c.id, 'reader@example.com')).toEqual({ message: M.subscribeThanks });
     expect(await visitor.subscribeByEmail(c.id, 'lurker@example.com')).toEqual({ message: M.subscribeThanks });
-    const confirmations = newMails();
+    const confirmations = await newMails();
     expect(confirmations.map((m) => m.header('to'))).toEqual(expect.arrayContaining(['reader@example.com', 'lurker@example.com']));
     const mail = confirmations.find((m) => m.header('to') === 'reader@example.com');
     if (!mail) throw new Error('no confirmation mail');
@@ -59,7 +65,7 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
 
     // Re-subscribing within the resend window: same answer, no new mail, no new row.
     expect(await visitor.subscribeByEmail(c.id, 'reader@example.com')).toEqual({ message: M.subscribeThanks });
-    expect(newMails()).toHaveLength(0);
+    expect(await newMails()).toHaveLength(0);
     const rows = await ctx.server.db.kysely.selectFrom('email_subscribers').selectAll().where('supercuration_id', '=', c.id).execute();
     expect(rows).toHaveLength(2);
     const confirmUrl = linkIn(mail, '/subscriptions/confirm');
@@ -82,7 +88,7 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     const later = Date.now() + INTERVAL * 1000 + 10_000;
     const first = await runDigestOnce(deps(), new Date(later));
     expect(first).toEqual({ collections: 1, mails: 1 });
-    const digests = newMails();
+    const digests = await newMails();
     expect(digests).toHaveLength(1); // the unconfirmed lurker gets nothing
     const digest = digests[0] as ParsedMail;
     expect(digest.header('to')).toBe('reader@example.com');
@@ -100,7 +106,7 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     await owner.api.addResource(c.id, { link: { title: 'Third', description: 'c', url: 'https://example.com/third' } });
     await setLastSent(c.id, Date.now() - 60_000);
     expect(await runDigestOnce(deps(), soon())).toEqual({ collections: 0, mails: 0 });
-    expect(newMails()).toHaveLength(0);
+    expect(await newMails()).toHaveLength(0);
 
     // The owner sees the confirmed subscriber only.
     const groups = await owner.api.myEmailSubscribers();
@@ -125,35 +131,35 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     // The window is over and 'Third' is news, but nobody confirmed is left.
     await setLastSent(c.id, Date.now() - INTERVAL * 1000 - 60_000);
     expect(await runDigestOnce(deps(), soon())).toEqual({ collections: 1, mails: 0 });
-    expect(newMails()).toHaveLength(0);
+    expect(await newMails()).toHaveLength(0);
   });
 
   it('two runs at once send a digest once', async () => {
     const owner = await signedInUser(ctx.server.url);
     const c = await createCollection(owner, { isPublic: true });
     await subscribeByEmail(deps(), c.id, 'twice@example.com');
-    const confirmation = newMails().find((m) => m.header('to') === 'twice@example.com');
+    const confirmation = (await newMails()).find((m) => m.header('to') === 'twice@example.com');
     if (!confirmation) throw new Error('no confirmation');
     expect((await http(linkIn(confirmation, '/subscriptions/confirm'))).status).toBe(200);
     await owner.api.addResource(c.id, { link: { title: 'One', description: 'x', url: 'https://example.com/one' } });
     const at = new Date(Date.now() + INTERVAL * 1000 + 10_000);
     const runs = await Promise.all([runDigestOnce(deps(), at), runDigestOnce(deps(), at), runDigestOnce(deps(), at)]);
     expect(runs.reduce((n, r) => n + r.mails, 0)).toBe(1);
-    expect(newMails().filter((m) => m.header('to') === 'twice@example.com')).toHaveLength(1);
+    expect((await newMails()).filter((m) => m.header('to') === 'twice@example.com')).toHaveLength(1);
   });
 
   it(`sends at most ${CONFIRMATIONS_PER_ADDRESS_PER_DAY} confirmation mails per address a day, across collections`, async () => {
     const owner = await signedInUser(ctx.server.url);
-    newMails();
+    await newMails();
     const start = new Date();
     for (let i = 0; i < CONFIRMATIONS_PER_ADDRESS_PER_DAY + 2; i++) {
       const c = await createCollection(owner, { isPublic: true });
       expect(await subscribeByEmail(deps(), c.id, 'victim@example.com', start)).toEqual({ message: M.subscribeThanks });
     }
-    expect(newMails().filter((m) => m.header('to') === 'victim@example.com')).toHaveLength(CONFIRMATIONS_PER_ADDRESS_PER_DAY);
+    expect((await newMails()).filter((m) => m.header('to') === 'victim@example.com')).toHaveLength(CONFIRMATIONS_PER_ADDRESS_PER_DAY);
     // A day later the address may get one again (re-subscribing re-sends with a new token).
     const c = await createCollection(owner, { isPublic: true });
     await subscribeByEmail(deps(), c.id, 'victim@example.com', new Date(start.getTime() + 25 * 3600_000));
-    expect(newMails().filter((m) => m.header('to') === 'victim@example.com')).toHaveLength(1);
+    expect((await newMails()).filter((m) => m.header('to') === 'victim@example.com')).toHaveLength(1);
   });
 });

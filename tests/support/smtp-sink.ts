@@ -7,6 +7,9 @@ export interface ReceivedMail {
   raw: string;
 }
 
+/** The Message-ID header of a received message (`<…>`), or undefined. */
+export const messageIdOf = (mail: ReceivedMail): string | undefined => /^message-id:[ \t]*(<[^>\r\n]*>)/im.exec(mail.raw)?.[1];
+
 export interface SmtpSink {
   /** smtp://127.0.0.1:PORT */
   url: string;
