@@ -19,10 +19,15 @@ export interface ServerProcess {
   port: number;
   dataDir: string;
   database: TestDatabase['name'];
+  /** The PostgreSQL database of this server (undefined: SQLite in dataDir). */
+  databaseUrl: string | undefined;
   /** The process id of the running server. */
   readonly pid: number | undefined;
-  /** Stops the process with SIGTERM and starts a new one on the same DATA_DIR, database and port. */
-  restart(): Promise<void>;
+  /**
+   * Stops the process with SIGTERM (or SIGKILL: a crash, no shutdown at all) and starts a new one
+   * on the same DATA_DIR, database and port.
+   */
+  restart(options?: { kill?: boolean }): Promise<void>;
   /** Stops the process and deletes its data directory and database. */
   destroy(): Promise<void>;
 }
@@ -79,11 +84,12 @@ export async function startServerProcess(
     port,
     dataDir,
     database: database?.name ?? 'sqlite',
+    databaseUrl: fresh.databaseUrl,
     get pid() {
       return child?.pid;
     },
-    async restart() {
-      if (child) await child.stop();
+    async restart(options = {}) {
+      if (child) await (options.kill ? child.kill() : child.stop());
       child = undefined;
       child = await spawnServer(env, url);
     },
@@ -103,6 +109,8 @@ export async function startServerProcess(
 interface RunningChild {
   pid: number | undefined;
   stop(): Promise<void>;
+  /** SIGKILL, resolved once the process is gone. */
+  kill(): Promise<void>;
 }
 
 async function spawnServer(env: NodeJS.ProcessEnv, url: string): Promise<RunningChild> {
@@ -136,6 +144,11 @@ async function spawnServer(env: NodeJS.ProcessEnv, url: string): Promise<Running
     async stop() {
       stopping = true;
       await stopChild(child, exited);
+    },
+    async kill() {
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }
