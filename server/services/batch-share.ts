@@ -61,7 +61,7 @@ export async function shareLinks(db: Db, viewer: Viewer, body: unknown): Promise
     }
   });
 
-  const rows = await linkRows(db.kysely).where('links.id', 'in', ids).execute();
+  const rows = await linkRows(db.kysely, viewer.id).where('links.id', 'in', ids).execute();
   const links = await toLinks(db.kysely, rows, viewer);
   const byId = new Map(links.map((l) => [l.id, l]));
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -19,6 +19,7 @@ import {
   getLink,
   insertLink,
   keysetAfter,
+  linkRows,
   newLinkId,
   toLinks,
   windowStart,
@@ -44,21 +45,17 @@ const RESOURCE_SORTS = {
   },
 } as const;
 
-function resourceRows(db: Q, id: string) {
-  return db
-    .selectFrom('supercuration_links as sl')
-    .innerJoin('links', 'links.id', 'sl.link_id')
-    .leftJoin('user', 'user.id', 'links.user_id')
-    .leftJoin('profiles', 'profiles.user_id', 'links.user_id')
-    .selectAll('links')
-    .select(['user.name as author_name', 'profiles.avatar_key as author_avatar_key', 'sl.created_at as added_at'])
+function resourceRows(db: Q, viewerId: string | null, id: string) {
+  return linkRows(db, viewerId)
+    .innerJoin('supercuration_links as sl', 'sl.link_id', 'links.id')
+    .select('sl.created_at as added_at')
     .where('sl.supercuration_id', '=', id);
 }
 
 /** The query of one page of resources (one row more than a page). */
-export function resourceQuery(db: Q, id: string, q: ResourceListParams, at = Date.now()) {
+export function resourceQuery(db: Q, viewerId: string | null, id: string, q: ResourceListParams, at = Date.now()) {
   const sort = RESOURCE_SORTS[q.sort];
-  let query = resourceRows(db, id);
+  let query = resourceRows(db, viewerId, id);
   const since = windowStart(q.window, at);
   if (since) query = query.where('sl.created_at', '>=', since);
   if (q.format) query = query.where('links.format', '=', q.format);
@@ -93,7 +90,7 @@ export async function listResources(
   q: ResourceListParams,
 ): Promise<Page<Link>> {
   await requireVisible(db.kysely, viewer, id);
-  const rows = await resourceQuery(db.kysely, id, q).execute();
+  const rows = await resourceQuery(db.kysely, viewer?.id ?? null, id, q).execute();
   const hasMore = rows.length > FEED_PAGE_SIZE;
   const items = rows.slice(0, FEED_PAGE_SIZE);
   const last = items[items.length - 1];
@@ -125,26 +122,34 @@ async function ownLinkWithUrl(trx: Q, viewer: Viewer, url: string): Promise<stri
  * one of the viewer's saved links, or a new link — reusing the viewer's link with the same URL
  * when there is one — and increments links_count, all in one transaction. A new link may name
  * further collections (supercurationIds), which get it in the same transaction.
+ * On PostgreSQL the collections' rows are locked only for the membership writes at the end (not
+ * while the link is read or written), since every writer of a collection queues on that lock.
  */
 export async function addResource(db: Db, viewer: Viewer, id: string, input: AddResource): Promise<Link> {
   const linkId = await db.kysely.transaction().execute(async (trx) => {
     const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
-    await lockCollections(trx, db.dialect, collections);
     await requireEditable(trx, viewer, id);
-    await assertEditableCollections(trx, viewer, collections);
+    await assertEditableCollections(
+      trx,
+      viewer,
+      collections.filter((c) => c !== id),
+    );
     let target: string;
+    let url: string | null;
     if (input.linkId !== undefined) {
       // Saved posts are the viewer's own: adding someone else's link would let editors edit it.
       const own = await trx
         .selectFrom('links')
-        .select('id')
+        .select(['id', 'url'])
         .where('id', '=', input.linkId)
         .where('user_id', '=', viewer.id)
         .executeTakeFirst();
       if (!own) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
       target = own.id;
+      url = own.url;
     } else if (input.link) {
-      const existing = input.link.url ? await ownLinkWithUrl(trx, viewer, input.link.url) : null;
+      url = input.link.url ?? null;
+      const existing = url ? await ownLinkWithUrl(trx, viewer, url) : null;
       if (existing) {
         target = existing;
       } else {
@@ -154,7 +159,11 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
     } else {
       throw badRequest(SUPERCURATION_MESSAGES.invalidInput);
     }
-    await addToCollections(trx, target, viewer, collections);
+    // A collection deleted since the checks above is not found, as it would have been before them.
+    if ((await lockCollections(trx, db.dialect, collections)) !== collections.length) {
+      throw notFound(SUPERCURATION_MESSAGES.notFound);
+    }
+    await addToCollections(trx, target, viewer, collections, { url });
     return target;
   });
   return (await getLink(db, linkId, viewer)) as Link;

@@ -273,7 +273,7 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
   it('reads resources and directory pages from indexes (EXPLAIN)', async () => {
     const db = ctx.server.db;
     for (const sort of ['newest', 'oldest'] as const) {
-      const plan = await explain(db, resourceQuery(db.kysely, 'c', { sort, window: 'all' }).compile());
+      const plan = await explain(db, resourceQuery(db.kysely, null, 'c', { sort, window: 'all' }).compile());
       if (db.dialect === 'sqlite') {
         expect(plan, plan).toContain('supercuration_links_collection_created');
         expect(plan, plan).not.toContain('TEMP B-TREE');
