@@ -1,12 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseFeed } from 'htmlparser2';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { USER_FEED_SIZE } from '../../shared/domain';
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
+import { parseRss2 } from '../support/feed';
 import { type XmlElement, childText, childrenNamed, parseXml } from '../support/xml';
 
 /** A stand-in for the built web app: the server only needs its index.html. */
@@ -86,17 +86,23 @@ describeEachDatabase(
       expect(new Date(childText(fish, 'pubDate') ?? '').toISOString().slice(0, 16)).toBe(first.createdAt.slice(0, 16));
       // A link without a URL points at our page of it.
       expect(childText(thought, 'link')).toBe(`${ctx.server.url}/links/${noUrl.id}`);
-      // A real feed parser (htmlparser2's, as feed readers do) reads the same.
-      const feed = parseFeed(xml);
-      expect(feed?.type).toBe('rss');
-      expect(feed?.title).toBe('Tom & Jerry <Curators> on Supercurate');
-      const parsedFish = feed?.items.find((i) => i.link === 'https://example.com/a?x=1&y=2');
+      // A real feed parser (rss-parser, strict XML) reads the same.
+      const feed = await parseRss2(xml);
+      expect(feed.title).toBe('Tom & Jerry <Curators> on Supercurate');
+      expect(feed.link).toBe(`${ctx.server.url}/profile/${curator.me.id}`);
+      expect(feed.items.map((i) => i.title).sort()).toEqual(['A thought', 'Fish & chips <b>bold</b> "quoted"']);
+      const parsedFish = feed.items.find((i) => i.link === 'https://example.com/a?x=1&y=2');
       expect(parsedFish).toMatchObject({
         title: 'Fish & chips <b>bold</b> "quoted"',
-        id: `${ctx.server.url}/links/${first.id}`,
-        description: "It's <script>alert(1)</script> & more ]]>",
+        guid: `${ctx.server.url}/links/${first.id}`,
+        content: "It's <script>alert(1)</script> & more ]]>",
+        categories: ['Article'],
       });
-      expect(parsedFish?.pubDate?.toISOString().slice(0, 16)).toBe(first.createdAt.slice(0, 16));
+      expect(new Date(parsedFish?.isoDate ?? '').toISOString().slice(0, 16)).toBe(first.createdAt.slice(0, 16));
+      expect(feed.items.find((i) => i.title === 'A thought')?.link).toBe(`${ctx.server.url}/links/${noUrl.id}`);
+      // The parser is strict: the same feed with one entity unescaped, or a tag left open, is refused.
+      await expect(parseRss2(xml.replace('&amp;', '&'))).rejects.toThrow();
+      await expect(parseRss2(xml.replace('</channel>', ''))).rejects.toThrow();
       // The feed never carries the curator's e-mail.
       expect(xml).not.toContain(curator.input.email);
     });
@@ -121,6 +127,7 @@ describeEachDatabase(
         .execute();
       const xml = await (await http(`${ctx.server.url}/users/${curator.me.id}/feed.xml`)).text();
       const titles = childrenNamed(channelOf(xml), 'item').map((i) => childText(i, 'title'));
+      expect((await parseRss2(xml)).items.map((i) => i.title)).toEqual(titles);
       expect(titles).toHaveLength(USER_FEED_SIZE);
       expect(titles[0]).toBe(`Link ${USER_FEED_SIZE + 4}`);
       expect(titles.at(-1)).toBe('Link 5');
@@ -129,8 +136,9 @@ describeEachDatabase(
       expect(missing.status).toBe(404);
 
       const quiet = await signedInUser(ctx.server.url, 'Quiet');
-      const empty = channelOf(await (await http(`${ctx.server.url}/users/${quiet.me.id}/feed.xml`)).text());
-      expect(childrenNamed(empty, 'item')).toEqual([]);
+      const emptyXml = await (await http(`${ctx.server.url}/users/${quiet.me.id}/feed.xml`)).text();
+      expect(childrenNamed(channelOf(emptyXml), 'item')).toEqual([]);
+      expect(await parseRss2(emptyXml)).toMatchObject({ title: 'Quiet on Supercurate', items: [] });
     });
 
     it('serves /profile/{id} with the name, bio, og:type profile and the feed as <link rel="alternate">; never the e-mail', async () => {

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { SUPERCURATION_MESSAGES as M, SUPERCURATION_PAGE_SIZE } from '../../shared/domain';
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
+import { parseRss2 } from '../support/feed';
 import { createCollection, expectFailure } from '../support/supercurations';
 import { childText, childrenNamed, parseXml } from '../support/xml';
 
@@ -52,7 +53,8 @@ describeEachDatabase(
       const res = await http(`${ctx.server.url}/supercurations/public/${collection.slug}/feed.xml`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
-      const rss = parseXml(await res.text());
+      const xml = await res.text();
+      const rss = parseXml(xml);
       expect(rss.name).toBe('rss');
       const channel = childrenNamed(rss, 'channel')[0];
       if (!channel) throw new Error('no channel');
@@ -61,6 +63,16 @@ describeEachDatabase(
       const items = childrenNamed(channel, 'item');
       expect(items.map((i) => childText(i, 'title'))).toEqual(['Second', 'First & best']);
       expect(childText(items[1] ?? channel, 'link')).toBe('https://example.com/a?x=1&y=2');
+      // A real feed parser (rss-parser, strict XML) reads the same.
+      const feed = await parseRss2(xml);
+      expect(feed.title).toBe('Tools & <Tricks>');
+      expect(feed.link).toBe(`${ctx.server.url}/supercurations/public/${collection.slug}`);
+      expect(feed.items.map((i) => [i.title, i.link])).toEqual([
+        ['Second', 'https://example.com/b'],
+        ['First & best', 'https://example.com/a?x=1&y=2'],
+      ]);
+      expect(feed.items[1]?.content).toBe('a <b>thing</b>');
+      expect(feed.items.every((i) => i.guid && i.isoDate)).toBe(true);
 
       const page = await http(`${ctx.server.url}/supercurations/public/${collection.slug}`);
       const html = await page.text();
