@@ -14,12 +14,13 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { BOOKMARKS_MAX_COUNT, extractUrls, normalizeUrl } from '../shared/domain';
 import type { BookmarkImportSummary } from '../shared/domain';
 import { BOOKMARKS_FOOTER, BOOKMARKS_HEADER, FOLDER_CLOSE, bookmarkLine, escapeHtml, folderOpen } from '../server/services/bookmark-file';
-import { OCR_BASE, ocrScale } from '../web/features/import/ocr';
+import { OCR_BASE } from '../web/features/import/ocr';
 import { CHROMIUM_ARGS } from '../tests/e2e/support/browser';
 import { intEnv, load, mb, ms, percentile, printTable } from './common';
 
@@ -32,8 +33,6 @@ const BOOKMARKS = Math.min(intEnv('BENCH_BOOKMARKS', BOOKMARKS_MAX_COUNT), BOOKM
 const WITH_OCR = process.env.BENCH_IMPORT_OCR !== '0';
 /** BENCH_OCR_DUMP=dir writes each generated screenshot and the text read from it there. */
 const DUMP_DIR = process.env.BENCH_OCR_DUMP || undefined;
-/** BENCH_OCR_SCALE=2 draws the screenshots at that factor instead of the app's (ocrScale), to try another. */
-const SCALE_OVERRIDE = Number(process.env.BENCH_OCR_SCALE) || undefined;
 const VIEWPORT = { width: 1280, height: 800 };
 
 export interface ImportContext {
@@ -57,12 +56,14 @@ export interface ShotResult {
   missedInText: string[];
   extra: string[];
   recogniseMs: number;
+  /** The factor it was drawn at. */
+  scale: number;
 }
 
 export interface OcrResult {
   engineStartColdMs: number;
   engineStartWarmMs: number;
-  /** The factor the screenshots were drawn at before recognition (the app's: ocrScale). */
+  /** The factor the 1280x800 screenshot was drawn at before recognition (the app's ocrScale). */
   scale: number;
   /** 1280x800 newsletter screenshot, each of OCR_REPEATS runs. */
   recogniseMs: number[];
@@ -224,10 +225,14 @@ interface PageTesseract {
   createWorker(lang: string, oem: undefined, options: Record<string, unknown>): Promise<PageWorker>;
 }
 interface PageWorker {
-  recognize(image: Blob): Promise<{ data: { text: string } }>;
+  recognize(image: HTMLCanvasElement): Promise<{ data: { text: string } }>;
   terminate(): Promise<unknown>;
 }
-type OcrWindow = Window & { Tesseract: PageTesseract; benchWorker?: PageWorker };
+type OcrWindow = Window & {
+  Tesseract: PageTesseract;
+  OcrImage: { prepareForOcr(bitmap: ImageBitmap): HTMLCanvasElement };
+  benchWorker?: PageWorker;
+};
 
 /** Starts a worker as web/features/import/ocr.ts does; returns the time it took in the page. */
 function startWorker(page: Page): Promise<number> {
@@ -247,33 +252,37 @@ function startWorker(page: Page): Promise<number> {
   }, OCR_BASE);
 }
 
-/** Draws the PNG at `scale` on a white canvas (as prepareImage in ocr.ts) and recognises it. */
-function recognise(page: Page, png: Buffer, scale: number): Promise<{ text: string; ms: number }> {
+/**
+ * web/features/import/ocr-image.ts bundled for the page, so the screenshots are prepared for
+ * recognition by the app's own code (window.OcrImage.prepareForOcr).
+ */
+async function ocrImageScript(): Promise<string> {
+  const out = await build({
+    entryPoints: [path.join(ROOT, 'web/features/import/ocr-image.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'OcrImage',
+    write: false,
+  });
+  return out.outputFiles[0]!.text;
+}
+
+/** Prepares the PNG as the app does (prepareForOcr) and recognises it. */
+function recognise(page: Page, png: Buffer): Promise<{ text: string; ms: number; scale: number }> {
   return page.evaluate(
-    async ({ b64, scale }) => {
+    async ({ b64 }) => {
       const w = window as unknown as OcrWindow;
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-      const canvas = document.createElement('canvas');
-      canvas.width = Math.max(1, Math.round(bitmap.width * scale));
-      canvas.height = Math.max(1, Math.round(bitmap.height * scale));
-      const context = canvas.getContext('2d');
-      if (!context) throw new Error('no 2d canvas');
-      context.fillStyle = '#ffffff';
-      context.fillRect(0, 0, canvas.width, canvas.height);
-      context.imageSmoothingEnabled = true;
-      context.imageSmoothingQuality = 'high';
-      context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      const canvas = w.OcrImage.prepareForOcr(bitmap);
+      const scale = canvas.width / bitmap.width;
       bitmap.close();
-      const prepared = await new Promise<Blob>((resolve, reject) =>
-        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('canvas export failed'))), 'image/png'),
-      );
       if (!w.benchWorker) throw new Error('no OCR worker');
       const t0 = performance.now();
-      const { data } = await w.benchWorker.recognize(prepared);
-      return { text: data.text, ms: performance.now() - t0 };
+      const { data } = await w.benchWorker.recognize(canvas);
+      return { text: data.text, ms: performance.now() - t0, scale };
     },
-    { b64: png.toString('base64'), scale },
+    { b64: png.toString('base64') },
   );
 }
 
@@ -305,29 +314,31 @@ async function benchOcr(browser: Browser, origin: string): Promise<OcrResult> {
   await page.goto(`${origin}/login`);
   const tesseractDir = path.dirname(createRequire(import.meta.url).resolve('tesseract.js/package.json'));
   await page.addScriptTag({ path: path.join(tesseractDir, 'dist/tesseract.min.js') });
+  await page.addScriptTag({ content: await ocrImageScript() });
 
   const engineStartColdMs = await startWorker(page);
   const engineStartWarmMs = await startWorker(page);
   console.log(`OCR engine start: ${ms(engineStartColdMs)} cold, ${ms(engineStartWarmMs)} warm; load average ${load()}`);
 
-  const scale = SCALE_OVERRIDE ?? ocrScale(VIEWPORT.width, VIEWPORT.height);
+  let scale = NaN;
   const mainUrls = URL_POOL.slice(0, 6);
   const mainPng = await screenshot(shotHtml('newsletter', 'DejaVu Sans', 18, false, mainUrls));
   const recogniseMs: number[] = [];
   let mainFound = 0;
   for (let i = 0; i < OCR_REPEATS; i++) {
-    const r = await recognise(page, mainPng, scale);
+    const r = await recognise(page, mainPng);
+    scale = r.scale;
     recogniseMs.push(r.ms);
     const found = new Set(extractUrls(r.text));
     mainFound = normalised(mainUrls).filter((u) => found.has(u)).length;
   }
-  console.log(`OCR of 1280x800 (scale ${scale}): ${recogniseMs.map(ms).join(', ')}; load average ${load()}`);
+  console.log(`OCR of 1280x800 (scale ${scale.toFixed(2)}): ${recogniseMs.map(ms).join(', ')}; load average ${load()}`);
 
   const shots: ShotResult[] = [];
   if (DUMP_DIR) mkdirSync(DUMP_DIR, { recursive: true });
   for (const shot of makeShots(OCR_SHOTS)) {
     const png = await screenshot(shot.html);
-    const r = await recognise(page, png, scale);
+    const r = await recognise(page, png);
     if (DUMP_DIR) {
       const base = path.join(DUMP_DIR, shot.name.replace(/\W+/g, '-'));
       writeFileSync(`${base}.png`, png);
@@ -349,6 +360,7 @@ async function benchOcr(browser: Browser, origin: string): Promise<OcrResult> {
       missedInText: expected.filter((u) => !foundSet.has(u) && inText.has(u)),
       extra: found.filter((u) => !expectedSet.has(u)),
       recogniseMs: r.ms,
+      scale: r.scale,
     });
   }
   await context.close();
@@ -507,18 +519,19 @@ export function printImport({ ocr, batch, bookmarks }: ImportResult): void {
       ['OCR in Chromium (tesseract.js from /ocr/)', 'time'],
       ['Engine start, cold (createWorker eng, data fetched)', ms(ocr.engineStartColdMs)],
       ['Engine start, warm (a second createWorker in the same page)', ms(ocr.engineStartWarmMs)],
-      [`Recognition 1280x800 at scale ${ocr.scale}, first of ${sorted.length}`, ms(ocr.recogniseMs[0] ?? NaN)],
+      [`Recognition 1280x800 at scale ${ocr.scale.toFixed(2)}, first of ${sorted.length}`, ms(ocr.recogniseMs[0] ?? NaN)],
       [`Recognition 1280x800, median of ${sorted.length}`, ms(percentile(sorted, 50))],
       [`  URLs found in it`, `${ocr.mainUrls.found}/${ocr.mainUrls.expected}`],
     ]);
     console.log('');
     printTable([
-      ['Screenshot', 'URLs found', 'wrong URLs', 'missed, in text', 'recognition'],
+      ['Screenshot', 'URLs found', 'wrong URLs', 'missed, in text', 'scale', 'recognition'],
       ...ocr.shots.map((s) => [
         s.name,
         `${s.found}/${s.expected}`,
         String(s.extra.length),
         String(s.missedInText.length),
+        s.scale.toFixed(2),
         ms(s.recogniseMs),
       ]),
     ]);

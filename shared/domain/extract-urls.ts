@@ -101,6 +101,17 @@ const HOST_START = String.raw`(?<![\p{L}\p{N}\-.@])`;
  * ('https:/www.') and a misread 'http' ('hitps', 'htps', 'hittp') (OCR).
  */
 const SCHEME_SLIP = /\b(?:h(?:i?tt|it|t)p)(s?) ?[:;] ?\/ ?\/? ?(?=[\p{L}\p{N}])/giu;
+/**
+ * 'https:/iwww.' (OCR read '//' as '/i', '/l' or '/|'): a scheme with one slash is broken anyway,
+ * and no host starts with 'iwww.', so this is read as 'https://www.'. (Two w's are left alone:
+ * 'https:/iww.org' could be iww.org.)
+ */
+const SLASH_SLIP = /\b(h(?:i?tt|it|t)p)(s?) ?[:;] ?\/[il|](?=www\.)/giu;
+/**
+ * '.htmi', '.htmI', '.htm1', '.htm|' at the end of a path (OCR misread the 'l' of '.html'): no file
+ * type is spelled so, so this is '.html'. (A '.htm]' is left alone: it can be '.htm' in brackets.)
+ */
+const HTML_SLIP = /(?<=[\p{L}\p{N}_-])\.htm[iI1|](?=$|[\s?#"'<>),;!]|\.(?:\s|$))/gmu;
 /** 'www. example.com' (OCR). */
 const WWW_SLIP = /\b(www) ?\. ?(?=[\p{Ll}\p{N}])/gu;
 /** A space next to the dot before a TLD: 'example. com/path', 'example .com/path' (OCR). */
@@ -111,6 +122,8 @@ const DOT_SLIP = new RegExp(
 
 function repairSlips(text: string): string {
   return text
+    .replace(SLASH_SLIP, (_, http: string, secure: string) => `${http}${secure}://`)
+    .replace(HTML_SLIP, '.html')
     .replace(SCHEME_SLIP, (_, secure: string) => `http${secure.toLowerCase()}://`)
     .replace(WWW_SLIP, (_, www: string) => `${www}.`)
     .replace(DOT_SLIP, (match: string, host: string, _sep: string, tld: string, offset: number, whole: string) => {
@@ -135,14 +148,19 @@ function decodeText(text: string): string {
 
 const CONTINUATION = new RegExp(String.raw`^${URL_CHAR}+`, 'u');
 const LINE_BREAK = /^[ \t]*\r?\n/;
+/** A line break with one blank line in it: OCR sometimes sets a wrapped URL's second line apart. */
+const PARAGRAPH_BREAK = /^[ \t]*\r?\n[ \t]*\r?\n/;
 /** A URL ending in one of these goes on. */
 const OPEN_ENDS = new Set([...'-_=&?#%']);
 /** A line starting with one of these continues the URL above ('#' starts hashtags too, so it does not). */
 const CONTINUING_STARTS = new Set([...'/?&=%_~']);
 
-/** The text that continues `url` on the next line, or null when the line starts something else. */
-function continuationOf(url: string, rest: string): string | null {
-  const br = LINE_BREAK.exec(rest);
+/**
+ * The text that continues `url` on the next line (with the line break before it), or null when the
+ * line starts something else. A URL ending in '-' (no URL ends so) goes on across one blank line too.
+ */
+function continuationOf(url: string, rest: string): { br: string; token: string } | null {
+  const br = (url.endsWith('-') ? PARAGRAPH_BREAK.exec(rest) : null) ?? LINE_BREAK.exec(rest);
   if (!br) return null;
   const token = CONTINUATION.exec(rest.slice(br[0].length))?.[0];
   if (!token || /^(?:https?[:;]|www\.)/i.test(token)) return null;
@@ -154,7 +172,7 @@ function continuationOf(url: string, rest: string): string | null {
     (first === '.' && /^\.[\p{L}\p{N}]/u.test(token)) ||
     // After a slash, a next line like 'path-to-article' or 'p/2' goes on; a word like 'Thanks' does not.
     (last === '/' && /[/\-_.=?&#%]./u.test(token));
-  return joins ? br[0] + token : null;
+  return joins ? { br: br[0], token } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,8 +205,8 @@ export function extractUrls(text: string): string[] {
     let raw = match[0];
     let end = match.index + raw.length;
     for (let joined = continuationOf(raw, source.slice(end)); joined; joined = continuationOf(raw, source.slice(end))) {
-      raw += joined.replace(LINE_BREAK, '');
-      end += joined.length;
+      raw += joined.token;
+      end += joined.br.length + joined.token.length;
     }
     re.lastIndex = end;
 

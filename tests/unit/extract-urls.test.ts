@@ -222,6 +222,46 @@ describe('extractUrls', () => {
   });
 });
 
+/** OCR slips that extractUrls repairs, each with look-alikes it must leave alone. */
+const OCR_REPAIRS: Case[] = [
+  {
+    name: "'.htmi' (a misread 'l') at the end of a path is '.html'",
+    text: 'paulgraham.com/greatwork.htmi and https://a.example.com/x/index.htmI?page=2 or b.example.com/c.htm1.',
+    urls: ['https://paulgraham.com/greatwork.html', 'https://a.example.com/x/index.html?page=2', 'https://b.example.com/c.html'],
+  },
+  {
+    name: "'.htm' in brackets, '.htmix' and '.htmi' inside a path are left alone",
+    text: '[https://a.example.com/page.htm] https://a.example.com/page.htmix https://a.example.com/x.htmi/y',
+    urls: ['https://a.example.com/page.htm', 'https://a.example.com/page.htmix', 'https://a.example.com/x.htmi/y'],
+  },
+  {
+    name: "'https:/iwww.' ('//' misread as '/i', '/l' or '/|') is 'https://www.'",
+    text: 'https:/iwww.youtube.com/watch?v=abc http:/lwww.example.org/a hitps:/|www.example.net/b',
+    urls: ['https://www.youtube.com/watch?v=abc', 'http://www.example.org/a', 'https://www.example.net/b'],
+  },
+  {
+    name: "'https:/iww.' is not taken for www (iww.org is a host)",
+    text: 'https:/iww.org/join',
+    urls: ['https://iww.org/join'],
+  },
+  {
+    name: 'a URL ending in a hyphen goes on across one blank line (a wrapped URL set apart by OCR)',
+    text: 'look at this https://www.theverge.com/2024/3/12/24098765/ai-browser-arc-\n\nsearch\nGrace - 10:17',
+    urls: ['https://www.theverge.com/2024/3/12/24098765/ai-browser-arc-search'],
+  },
+  {
+    name: 'without a hyphen, or across two blank lines, or before a URL, a blank line ends the URL',
+    text: 'https://example.com/one\n\nsearch https://example.com/two-\n\n\nfar https://example.com/three-\n\nhttps://example.com/four',
+    urls: ['https://example.com/one', 'https://example.com/two-', 'https://example.com/three-', 'https://example.com/four'],
+  },
+];
+
+describe('extractUrls repairs OCR slips', () => {
+  it.each(OCR_REPAIRS)('$name', ({ text, urls }) => {
+    expect(extractUrls(text)).toEqual(urls);
+  });
+});
+
 describe('trimUrlEnd', () => {
   it.each([
     ['https://a.com/x.', 'https://a.com/x'],

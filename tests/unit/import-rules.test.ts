@@ -11,7 +11,15 @@ import {
   shareSelectedLabel,
   sharingLinks,
 } from '../../shared/domain';
-import { OCR_MAX_PIXELS, ocrScale } from '../../web/features/import/ocr';
+import {
+  OCR_MAX_PIXELS,
+  histogram,
+  isDarkBackground,
+  medianLineHeight,
+  ocrScale,
+  stretchContrast,
+  textLevels,
+} from '../../web/features/import/ocr-image';
 
 describe('the batch rule (SPEC §5)', () => {
   it.each([
@@ -82,18 +90,64 @@ describe('texts', () => {
 
 describe('ocrScale', () => {
   it.each([
-    [800, 600, 2],
-    [999, 2000, 2],
-    [1280, 800, 2],
-    [1600, 1000, 1],
-    [2500, 1600, 1],
-    [5000, 3000, 0.5],
-  ])('%i x %i → %f', (width, height, scale) => {
-    expect(ocrScale(width, height)).toBeCloseTo(scale);
+    // No measured text line: 2x, up to 4000 px wide.
+    [1280, 800, null, 2],
+    [800, 600, null, 2],
+    [2500, 1600, null, 1.6],
+    [5000, 3000, null, 1],
+    // Lines brought to about 36 px: desktop text at 2x, phone screenshots (3x density) near 1x, huge text down.
+    [1280, 800, 15, 2],
+    [1280, 800, 24, 1.5],
+    [1170, 2532, 40, 0.9],
+    [1170, 2532, 120, 0.5],
+  ])('%i x %i, lines of %s px → %f', (width, height, line, scale) => {
+    expect(ocrScale(width, height, line)).toBeCloseTo(scale);
   });
 
   it('keeps very long screenshots under the pixel budget', () => {
     const scale = ocrScale(1200, 40_000);
     expect(1200 * scale * 40_000 * scale).toBeLessThanOrEqual(OCR_MAX_PIXELS + 1);
+  });
+});
+
+describe('OCR image preparation', () => {
+  const rgba = (...pixels: [number, number, number, number][]) => new Uint8ClampedArray(pixels.flat());
+
+  it('keeps coloured text dark on light, and inverts dark mode by its brightest channel', () => {
+    // White page, a blue link (#1a73e8), grey text.
+    expect([...textLevels(rgba([255, 255, 255, 255], [26, 115, 232, 255], [101, 119, 134, 255]), false)]).toEqual([255, 26, 101]);
+    // Dark page (#15202b), a light blue link (#1d9bf0), near-white text: the link is as dark as the text.
+    expect([...textLevels(rgba([21, 32, 43, 255], [29, 155, 240, 255], [231, 233, 234, 255]), true)]).toEqual([212, 15, 21]);
+    // Transparent pixels are background.
+    expect([...textLevels(rgba([0, 0, 0, 0]), false)]).toEqual([255]);
+  });
+
+  it('tells a dark background by the median, not by the split between page and bubbles', () => {
+    const levels = (counts: [number, number][]) => new Uint8Array(counts.flatMap(([g, n]) => Array<number>(n).fill(g)));
+    expect(isDarkBackground(histogram(levels([[21, 80], [230, 20]])))).toBe(true);
+    // A light page with light grey bubbles and a little dark text is light.
+    expect(isDarkBackground(histogram(levels([[255, 55], [245, 40], [20, 5]])))).toBe(false);
+  });
+
+  it('stretches the grey range to 0..255', () => {
+    const out = stretchContrast(new Uint8Array([60, 60, 100, 140, 140]));
+    expect([...out]).toEqual([0, 0, 128, 255, 255]);
+  });
+
+  it('measures text lines by rows crossing glyph edges, ignoring filled bubbles', () => {
+    const width = 40;
+    const rows: number[][] = [];
+    const blank = () => Array<number>(width).fill(255);
+    const bubble = () => [255, ...Array<number>(width - 2).fill(200), 255];
+    const text = () => Array.from({ length: width }, (_, x) => (x % 4 < 2 ? 0 : 255));
+    for (let i = 0; i < 3; i++) rows.push(blank());
+    for (let i = 0; i < 4; i++) rows.push(bubble());
+    for (let i = 0; i < 12; i++) rows.push(text());
+    for (let i = 0; i < 4; i++) rows.push(bubble());
+    for (let i = 0; i < 14; i++) rows.push(text());
+    for (let i = 0; i < 3; i++) rows.push(blank());
+    for (let i = 0; i < 16; i++) rows.push(text());
+    expect(medianLineHeight(new Uint8Array(rows.flat()), width, rows.length)).toBe(14);
+    expect(medianLineHeight(new Uint8Array(width * 10).fill(255), width, 10)).toBeNull();
   });
 });
