@@ -1,9 +1,19 @@
-import type { FastifyInstance } from 'fastify';
-import { BOOKMARKS_MAX_BYTES, BOOKMARK_MESSAGES, LINK_MESSAGES, bookmarksExportName } from '../../shared/domain';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  BOOKMARKS_MAX_BYTES,
+  BOOKMARKS_NDJSON,
+  BOOKMARK_MESSAGES,
+  type BookmarkImportEvent,
+  type FolderMapping,
+  LINK_MESSAGES,
+  bookmarksExportName,
+  folderMappingSchema,
+} from '../../shared/domain';
 import type { Db } from '../db';
 import { shareLinks } from '../services/batch-share';
 import { type ParsedBookmark, bookmarkParser } from '../services/bookmark-file';
-import { exportBookmarks, importBookmarks } from '../services/bookmarks';
+import { exportBookmarks, importBookmarks, mappedCollections, previewBookmarks } from '../services/bookmarks';
 import { HttpError, badRequest } from './errors';
 import type { SessionReader } from './session';
 
@@ -13,6 +23,60 @@ interface Deps {
 }
 
 const tooLarge = () => new HttpError(413, BOOKMARK_MESSAGES.tooLarge, 'FILE_TOO_LARGE');
+
+const acceptsNdjson = (accept: string | undefined) => (accept ?? '').toLowerCase().includes(BOOKMARKS_NDJSON);
+
+/** The multipart field 'mapping' (absent: every folder as by default). */
+function parseMapping(raw: string | undefined): FolderMapping {
+  if (raw === undefined) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw badRequest(BOOKMARK_MESSAGES.invalidMapping, 'INVALID_MAPPING');
+  }
+  const parsed = folderMappingSchema.safeParse(json);
+  if (!parsed.success) throw badRequest(BOOKMARK_MESSAGES.invalidMapping, 'INVALID_MAPPING');
+  return parsed.data;
+}
+
+/**
+ * The bookmarks of the multipart upload's 'file', parsed as it streams in, and the text fields
+ * sent with it. 400 without a file or bookmarks, 413 beyond 20 MB, 400 beyond 50,000 bookmarks.
+ */
+async function readBookmarkUpload(req: FastifyRequest): Promise<{ bookmarks: ParsedBookmark[]; fields: Record<string, string> }> {
+  if (!req.isMultipart()) throw badRequest(BOOKMARK_MESSAGES.noFile);
+  const fields: Record<string, string> = {};
+  const bookmarks: ParsedBookmark[] = [];
+  let sawFile = false;
+  for await (const part of req.parts({ limits: { fileSize: BOOKMARKS_MAX_BYTES, files: 1, fields: 4, fieldSize: 4 * 1024 * 1024 } })) {
+    if (part.type === 'field') {
+      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+      continue;
+    }
+    if (part.fieldname !== 'file' || sawFile) {
+      part.file.resume();
+      continue;
+    }
+    sawFile = true;
+    const parser = bookmarkParser((b) => bookmarks.push(b));
+    const decoder = new TextDecoder('utf-8');
+    try {
+      for await (const chunk of part.file) parser.write(decoder.decode(chunk as Buffer, { stream: true }));
+    } catch (err) {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      // A refused file (too many bookmarks): the rest of the upload is not read.
+      part.file.resume();
+      throw err;
+    }
+    if (part.file.truncated) throw tooLarge();
+    parser.write(decoder.decode());
+    parser.end();
+  }
+  if (!sawFile) throw badRequest(BOOKMARK_MESSAGES.noFile);
+  if (bookmarks.length === 0) throw badRequest(BOOKMARK_MESSAGES.noBookmarks, 'NO_BOOKMARKS');
+  return { bookmarks, fields };
+}
 
 /** Import (issue 6): sharing many found URLs at once; bookmark files in and out. */
 export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps): void {
@@ -24,31 +88,45 @@ export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps
   });
 
   /**
-   * Multipart field 'file': a Netscape bookmark file, ≤ 20 MB (413), ≤ 50,000 bookmarks (400),
-   * parsed as it streams in → 200 BookmarkImportSummary.
+   * Multipart: optional field 'mapping' (JSON FolderMapping, before the file), field 'file': a
+   * Netscape bookmark file, ≤ 20 MB (413), ≤ 50,000 bookmarks (400), parsed as it streams in. A
+   * mapping that is not valid JSON of that shape is 400; one naming a collection the viewer may
+   * not edit is 404 'Supercuration not found'. All of that is answered before anything is written.
+   * Then → 200 BookmarkImportSummary, or with `Accept: application/x-ndjson` a stream of
+   * BookmarkImportEvent lines: progress ({ done, total }) after each chunk, then the summary.
    */
   app.post('/api/import/bookmarks', async (req, reply) => {
     const viewer = await session.requireViewer(req, BOOKMARK_MESSAGES.mustLogIn);
-    if (!req.isMultipart()) throw badRequest(BOOKMARK_MESSAGES.noFile);
-    const file = await req.file({ limits: { fileSize: BOOKMARKS_MAX_BYTES, files: 1 } });
-    if (!file || file.fieldname !== 'file') throw badRequest(BOOKMARK_MESSAGES.noFile);
-    const bookmarks: ParsedBookmark[] = [];
-    const parser = bookmarkParser((b) => bookmarks.push(b));
-    const decoder = new TextDecoder('utf-8');
+    const { bookmarks, fields } = await readBookmarkUpload(req);
+    const mapping = parseMapping(fields.mapping);
+    const targets = await mappedCollections(db, viewer, mapping);
+
+    if (!acceptsNdjson(req.headers.accept)) return reply.send(await importBookmarks(db, viewer, bookmarks, { mapping, targets }));
+
+    const out = new PassThrough();
+    const line = (event: BookmarkImportEvent) => out.write(`${JSON.stringify(event)}\n`);
+    reply.type(`${BOOKMARKS_NDJSON}; charset=utf-8`).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+    void reply.send(out);
     try {
-      for await (const chunk of file.file) parser.write(decoder.decode(chunk as Buffer, { stream: true }));
+      const summary = await importBookmarks(db, viewer, bookmarks, {
+        mapping,
+        targets,
+        onProgress: (done, total) => line({ type: 'progress', done, total }),
+      });
+      line({ type: 'summary', summary });
     } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-      // A refused file (too many bookmarks): the rest of the upload is not read.
-      file.file.resume();
-      throw err;
+      req.log.error({ err }, 'bookmark import failed while streaming');
+      line({ type: 'error', error: err instanceof HttpError ? err.message : BOOKMARK_MESSAGES.importFailed });
     }
-    if (file.file.truncated) throw tooLarge();
-    parser.write(decoder.decode());
-    parser.end();
-    if (bookmarks.length === 0) throw badRequest(BOOKMARK_MESSAGES.noBookmarks, 'NO_BOOKMARKS');
-    const summary = await importBookmarks(db, viewer, bookmarks);
-    return reply.send(summary);
+    out.end();
+    return reply;
+  });
+
+  /** Multipart field 'file' as above → 200 BookmarkFilePreview (its folders and counts); nothing is written. */
+  app.post('/api/import/bookmarks/preview', async (req, reply) => {
+    await session.requireViewer(req, BOOKMARK_MESSAGES.mustLogIn);
+    const { bookmarks } = await readBookmarkUpload(req);
+    return reply.send(previewBookmarks(bookmarks));
   });
 
   /** The viewer's links as a Netscape bookmark file (attachment), streamed. */

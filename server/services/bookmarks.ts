@@ -4,7 +4,9 @@ import {
   BOOKMARKS_CHUNK,
   DEFAULT_LINK_TEXT,
   type BookmarkCollectionSummary,
+  type BookmarkFilePreview,
   type BookmarkImportSummary,
+  type FolderMapping,
   DESCRIPTION_MAX_LENGTH,
   IMPORTED_BOOKMARK_DESCRIPTION,
   MAX_TOPICS_PER_LINK,
@@ -26,7 +28,7 @@ import {
   folderTitle,
 } from './bookmark-file';
 import { keysetAfter, newLinkId } from './links';
-import { lockCollections } from './memberships';
+import { assertEditableCollections, lockCollections } from './memberships';
 import { newId } from './supercurations';
 import { topicIdFor } from './topics';
 
@@ -64,10 +66,48 @@ function prepare(b: ParsedBookmark, nowIso: string): Prepared | null {
   };
 }
 
+/** What POST /api/import/bookmarks/preview lists: the bookmarks and each folder path's count. */
+export function previewBookmarks(bookmarks: readonly ParsedBookmark[]): BookmarkFilePreview {
+  const folders = new Map<string, number>();
+  let loose = 0;
+  for (const b of bookmarks) {
+    if (b.folders.length === 0) {
+      loose += 1;
+      continue;
+    }
+    const title = clip(folderTitle(b.folders), TITLE_MAX_LENGTH);
+    folders.set(title, (folders.get(title) ?? 0) + 1);
+  }
+  return { bookmarks: bookmarks.length, loose, folders: [...folders].map(([title, count]) => ({ title, count })) };
+}
+
+/**
+ * The existing collections a folder mapping sends bookmarks to, by id, with their titles: each must
+ * be one the viewer may edit (SPEC §6), else 404 'Supercuration not found' (as everywhere, no
+ * existence leak). Called before anything is written or streamed.
+ */
+export async function mappedCollections(db: Db, viewer: Viewer, mapping: FolderMapping): Promise<Map<string, string>> {
+  const ids = [...new Set(Object.values(mapping).flatMap((t) => (t.type === 'collection' ? [t.id] : [])))];
+  if (ids.length === 0) return new Map();
+  await assertEditableCollections(db.kysely, viewer, ids);
+  const rows = await db.kysely.selectFrom('supercurations').select(['id', 'title']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+export interface ImportOptions {
+  /** Folder title → target; folders not in it become collections as by default. */
+  mapping?: FolderMapping;
+  /** The titles of the mapping's existing collections (mappedCollections, checked beforehand). */
+  targets?: Map<string, string>;
+  /** Called before the first chunk (done 0) and after each. */
+  onProgress?: (done: number, total: number) => void;
+}
+
 /**
  * Imports parsed bookmarks for the viewer (issue 6 item 5). Folders become the viewer's PRIVATE
  * collections (one per folder path; an own collection of that exact title is reused, so a
- * re-import fills the same ones). A URL the viewer already shared is not duplicated: that link
+ * re-import fills the same ones), unless `mapping` sends a folder to one of the viewer's
+ * existing collections (checked by mappedCollections beforehand) or to none. A URL the viewer already shared is not duplicated: that link
  * joins the folder's collection if it isn't a member. Written in chunks of BOOKMARKS_CHUNK, each
  * one transaction; links_count is recounted from the member rows of the touched collections.
  */
@@ -75,9 +115,10 @@ export async function importBookmarks(
   db: Db,
   viewer: Viewer,
   bookmarks: readonly ParsedBookmark[],
-  onProgress?: (processed: number, total: number) => void,
+  { mapping = {}, targets = new Map(), onProgress }: ImportOptions = {},
 ): Promise<BookmarkImportSummary> {
   const nowIso = new Date().toISOString();
+  const targetOf = (folder: string) => (Object.hasOwn(mapping, folder) ? mapping[folder] : undefined);
   const summary: BookmarkImportSummary = { created: 0, reused: 0, skipped: { duplicates: 0, invalid: 0 }, collections: [] };
 
   // 1. Valid bookmarks, each URL once per folder.
@@ -85,6 +126,7 @@ export async function importBookmarks(
   const seen = new Set<string>();
   for (const b of bookmarks) {
     const p = prepare(b, nowIso);
+    if (p?.folder && targetOf(p.folder)?.type === 'none') p.folder = null;
     if (!p) {
       summary.skipped.invalid += 1;
       continue;
@@ -116,10 +158,20 @@ export async function importBookmarks(
       .execute();
   }
 
-  // 3. Collections: the viewer's own of that title (oldest), else a new private one.
+  // 3. Collections: a mapped one, else the viewer's own of that title (oldest), else a new private
+  // one. Folders sent to the same collection share its summary entry.
   const folderTitles = [...new Set(items.flatMap((p) => (p.folder ? [p.folder] : [])))];
   const collections = new Map<string, BookmarkCollectionSummary>();
-  if (folderTitles.length > 0) {
+  const byId = new Map<string, BookmarkCollectionSummary>();
+  for (const title of folderTitles) {
+    const target = targetOf(title);
+    if (target?.type !== 'collection') continue;
+    const entry = byId.get(target.id) ?? { id: target.id, title: targets.get(target.id) ?? title, count: 0, created: false };
+    byId.set(target.id, entry);
+    collections.set(title, entry);
+  }
+  const unmapped = folderTitles.filter((t) => !collections.has(t));
+  if (unmapped.length > 0) {
     const own = await db.kysely
       .selectFrom('supercurations')
       .select(['id', 'title'])
@@ -127,13 +179,15 @@ export async function importBookmarks(
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    const wanted = new Set(folderTitles);
+    const wanted = new Set(unmapped);
     for (const c of own) {
       if (wanted.has(c.title) && !collections.has(c.title)) {
-        collections.set(c.title, { id: c.id, title: c.title, count: 0, created: false });
+        const entry = byId.get(c.id) ?? { id: c.id, title: c.title, count: 0, created: false };
+        byId.set(c.id, entry);
+        collections.set(c.title, entry);
       }
     }
-    const fresh = folderTitles.filter((t) => !collections.has(t)).map((title) => ({ title, id: newId() }));
+    const fresh = unmapped.filter((t) => !collections.has(t)).map((title) => ({ title, id: newId() }));
     for (let i = 0; i < fresh.length; i += BOOKMARKS_CHUNK) {
       await db.kysely
         .insertInto('supercurations')
@@ -152,10 +206,15 @@ export async function importBookmarks(
         )
         .execute();
     }
-    for (const c of fresh) collections.set(c.title, { id: c.id, title: c.title, count: 0, created: true });
+    for (const c of fresh) {
+      const entry = { id: c.id, title: c.title, count: 0, created: true };
+      byId.set(c.id, entry);
+      collections.set(c.title, entry);
+    }
   }
 
   // 4. Chunks: each a transaction of links, topics, memberships and recounted links_count.
+  onProgress?.(0, items.length);
   for (let start = 0; start < items.length; start += BOOKMARKS_CHUNK) {
     const chunk = items.slice(start, start + BOOKMARKS_CHUNK);
     const chunkCollections = [...new Set(chunk.flatMap((p) => (p.folder ? [collections.get(p.folder)?.id ?? ''] : [])))]
@@ -267,7 +326,7 @@ export async function importBookmarks(
     onProgress?.(Math.min(start + chunk.length, items.length), items.length);
   }
 
-  summary.collections = [...collections.values()].filter((c) => c.count > 0 || c.created);
+  summary.collections = [...byId.values()].filter((c) => c.count > 0 || c.created);
   return summary;
 }
 

@@ -10,6 +10,14 @@ import type {
   UpdateLinkInput,
 } from '../domain/links';
 import type { BatchShareInput, BatchShareResult } from '../domain/import';
+import {
+  BOOKMARKS_NDJSON,
+  BOOKMARK_MESSAGES,
+  type BookmarkFilePreview,
+  type BookmarkImportSummary,
+  type FolderMapping,
+  readImportEvents,
+} from '../domain/bookmarks';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
 import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
 import type {
@@ -211,6 +219,61 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
      */
     shareLinks: (input: BatchShareInput) =>
       request<BatchShareResult>('/links/batch', { method: 'POST', body: input, fallback: 'Failed to share links' }),
+    /** What a bookmarks file holds (its folders and their counts), nothing written. */
+    previewBookmarks: (file: Blob, name = 'bookmarks.html') => {
+      const form = new FormData();
+      form.append('file', file, name);
+      return request<BookmarkFilePreview>('/import/bookmarks/preview', {
+        method: 'POST',
+        body: form,
+        fallback: BOOKMARK_MESSAGES.previewFailed,
+      });
+    },
+    /**
+     * Imports a bookmarks file (POST /api/import/bookmarks, streamed as NDJSON): `onProgress`
+     * gets (done, total) while the links are written; resolves with the summary. A refused file or
+     * mapping (4xx, before anything is written) and a failure during the import reject with ApiError.
+     */
+    importBookmarks: async (
+      file: Blob,
+      { mapping, name = 'bookmarks.html', onProgress }: { mapping?: FolderMapping; name?: string; onProgress?: (done: number, total: number) => void } = {},
+    ): Promise<BookmarkImportSummary> => {
+      const form = new FormData();
+      if (mapping) form.append('mapping', JSON.stringify(mapping));
+      form.append('file', file, name);
+      const fallback = BOOKMARK_MESSAGES.importFailed;
+      let res: Response;
+      try {
+        res = await fetchImpl(`${baseUrl}/api/import/bookmarks`, {
+          method: 'POST',
+          credentials: 'include',
+          headers: { accept: BOOKMARKS_NDJSON },
+          body: form,
+        });
+      } catch {
+        throw new ApiError(0, fallback, 'NETWORK_ERROR');
+      }
+      if (!res.ok || !res.body) {
+        const data = safeJson(await res.text());
+        const { error, code, ...details } = (data && typeof data === 'object' ? data : {}) as Partial<ApiErrorBody>;
+        throw new ApiError(res.status, error ?? fallback, code, details);
+      }
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      let offset = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (value) text += value;
+        const read = readImportEvents(done ? `${text}\n` : text, offset);
+        offset = read.next;
+        for (const event of read.events) {
+          if (event.type === 'progress') onProgress?.(event.done, event.total);
+          else if (event.type === 'summary') return event.summary;
+          else throw new ApiError(500, event.error, 'IMPORT_FAILED');
+        }
+        if (done) throw new ApiError(0, fallback, 'NETWORK_ERROR');
+      }
+    },
     preview: (url: string, signal?: AbortSignal) =>
       request<LinkPreview>(`/preview${queryString({ url })}`, { signal, fallback: 'Failed to fetch link preview' }),
     /** Uploads an image (thumbnail) and returns its URL on our server. */

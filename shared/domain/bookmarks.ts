@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Bookmark files (issue 6 item 5): the Netscape bookmark HTML every browser exports. */
 
 /** Upload limits: the file's size (413 beyond) and its bookmarks (400 beyond). */
@@ -19,7 +21,77 @@ export const BOOKMARK_MESSAGES = {
   importFailed: 'Failed to import bookmarks',
   exportLabel: 'Export bookmarks',
   fileLabel: 'Bookmarks file',
+  invalidMapping: 'Invalid folder mapping',
+  previewFailed: 'Failed to read the bookmarks file',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Folders → collections
+
+/** Where a folder's bookmarks go: a new private collection (the default), one of the user's, or none. */
+export const folderTargetSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('new') }).strict(),
+  z.object({ type: z.literal('none') }).strict(),
+  z.object({ type: z.literal('collection'), id: z.string().min(1).max(64) }).strict(),
+]);
+export type FolderTarget = z.infer<typeof folderTargetSchema>;
+
+/**
+ * The multipart field 'mapping' of POST /api/import/bookmarks (sent before the file): folder
+ * title (as the preview lists it, 'Parent / Child') → target. Folders not in it get { type: 'new' }.
+ */
+export const folderMappingSchema = z.record(z.string().min(1).max(2000), folderTargetSchema).refine(
+  (m) => Object.keys(m).length <= BOOKMARKS_MAX_COUNT,
+  { message: 'Too many folders' },
+);
+export type FolderMapping = z.infer<typeof folderMappingSchema>;
+
+/** One folder of a bookmarks file as the preview lists it. */
+export interface BookmarkFolderPreview {
+  /** The collection title it would get: its path, 'Parent / Child'. */
+  title: string;
+  /** Bookmarks directly in it. */
+  count: number;
+}
+
+/** The answer of POST /api/import/bookmarks/preview: what the file holds, nothing written. */
+export interface BookmarkFilePreview {
+  bookmarks: number;
+  /** Bookmarks in no folder (they become links in no collection). */
+  loose: number;
+  folders: BookmarkFolderPreview[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Progress: POST /api/import/bookmarks with `Accept: application/x-ndjson` answers one JSON object a
+// line: progress lines while the links are written, then the summary (or an error).
+
+export const BOOKMARKS_NDJSON = 'application/x-ndjson';
+
+export type BookmarkImportEvent =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'summary'; summary: BookmarkImportSummary }
+  | { type: 'error'; error: string };
+
+/**
+ * Reads the complete lines of an NDJSON text that is still arriving: the events of the lines
+ * after `from` (a character offset), and the offset to read from next time.
+ */
+export function readImportEvents(text: string, from = 0): { events: BookmarkImportEvent[]; next: number } {
+  const events: BookmarkImportEvent[] = [];
+  let start = from;
+  for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
+    const line = text.slice(start, end).trim();
+    start = end + 1;
+    if (!line) continue;
+    events.push(JSON.parse(line) as BookmarkImportEvent);
+  }
+  return { events, next: start };
+}
+
+/** 'n of m bookmarks imported'. */
+export const bookmarkProgressText = (done: number, total: number) =>
+  `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bookmarks imported`;
 
 
 /** One collection the import wrote into. */

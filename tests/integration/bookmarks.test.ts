@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import type { BookmarkImportSummary } from '../../shared/domain';
 import { parseBookmarks } from '../../server/services/bookmark-file';
-import { signedInUser, testClient } from '../support/client';
+import { CHROMIUM_BOOKMARKS_EXPECTED, CHROMIUM_BOOKMARKS_HTML } from '../support/chromium-bookmarks';
+import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 
 const FILE = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
@@ -139,4 +140,133 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     const row = await ctx.server.db.kysely.selectFrom('supercurations').select('links_count').where('id', '=', summary.collections[0]?.id ?? '').executeTakeFirstOrThrow();
     expect(Number(row.links_count)).toBe(50_000);
   }, 120_000);
+
+  it('streams progress lines, then the summary, with Accept: application/x-ndjson', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const n = 1_200;
+    const body = `<DL><p><DT><H3>Stream</H3><DL><p>\n${Array.from({ length: n }, (_, i) => `<DT><A HREF="https://stream.example.com/${i}">S ${i}</A>\n`).join('')}</DL><p></DL><p>`;
+    const data = form(body);
+    const res = await user.fetch(`${ctx.server.url}/api/import/bookmarks`, {
+      method: 'POST',
+      headers: { accept: 'application/x-ndjson' },
+      body: data,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; done?: number; total?: number; summary?: BookmarkImportSummary });
+    // One line before the first chunk of 500 and one after each.
+    expect(lines.filter((l) => l.type === 'progress').map((l) => [l.done, l.total])).toEqual([
+      [0, n],
+      [500, n],
+      [1000, n],
+      [n, n],
+    ]);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', summary: { created: n, skipped: { duplicates: 0, invalid: 0 } } });
+
+    // The typed client reads the same stream.
+    const progress: [number, number][] = [];
+    const again = await user.api.importBookmarks(new Blob([body], { type: 'text/html' }), { onProgress: (d, t) => progress.push([d, t]) });
+    expect(again).toMatchObject({ created: 0, skipped: { duplicates: n } });
+    expect(progress.at(0)).toEqual([0, n]);
+    expect(progress.at(-1)).toEqual([n, n]);
+
+    // Refusals are plain 4xx answers before any streaming.
+    const refused = await failure(user.api.importBookmarks(new Blob(['<p>nothing</p>'], { type: 'text/html' })));
+    expect([refused.status, refused.message]).toEqual([400, 'No bookmarks found in this file']);
+  });
+
+  it('previews the folders of a file without writing anything', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const preview = await user.api.previewBookmarks(new Blob([FILE], { type: 'text/html' }));
+    expect(preview).toEqual({
+      bookmarks: 7,
+      loose: 1,
+      folders: [
+        { title: 'Dev', count: 4 },
+        { title: 'Dev / Rust', count: 2 },
+      ],
+    });
+    const db = ctx.server.db.kysely;
+    expect(await db.selectFrom('links').select('id').where('user_id', '=', user.me.id).execute()).toEqual([]);
+    expect(await db.selectFrom('supercurations').select('id').where('user_id', '=', user.me.id).execute()).toEqual([]);
+    expect((await failure(testClient(ctx.server.url).api.previewBookmarks(new Blob([FILE])))).status).toBe(401);
+  });
+
+  it('maps folders to an own collection or to none, as the user chose', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const reading = await user.api.createSupercuration({ title: 'Reading list' });
+    const summary = await user.api.importBookmarks(new Blob([FILE], { type: 'text/html' }), {
+      mapping: { Dev: { type: 'collection', id: reading.id }, 'Dev / Rust': { type: 'none' } },
+    });
+    expect(summary).toMatchObject({ created: 3, skipped: { invalid: 2 } });
+    expect(summary.collections).toEqual([{ id: reading.id, title: 'Reading list', count: 1, created: false }]);
+    const db = ctx.server.db.kysely;
+    const own = await db.selectFrom('supercurations').select(['id', 'links_count']).where('user_id', '=', user.me.id).execute();
+    expect(own).toEqual([{ id: reading.id, links_count: 1 }]);
+    const members = await db
+      .selectFrom('supercuration_links as sl')
+      .innerJoin('links as l', 'l.id', 'sl.link_id')
+      .select('l.url')
+      .where('sl.supercuration_id', '=', reading.id)
+      .execute();
+    expect(members.map((m) => m.url)).toEqual(['https://dev.example.com/a']);
+  });
+
+  it("refuses a mapping to someone else's collection (404) or a malformed one (400), writing nothing", async () => {
+    const owner = await signedInUser(ctx.server.url);
+    const user = await signedInUser(ctx.server.url);
+    const secret = await owner.api.createSupercuration({ title: 'Secret' });
+    const open = await owner.api.createSupercuration({ title: 'Open', isPublic: true, slug: `open-${owner.me.id.slice(0, 8).toLowerCase()}` });
+    const file = () => new Blob([FILE], { type: 'text/html' });
+    for (const target of [secret.id, open.id, 'no-such-collection']) {
+      const err = await failure(user.api.importBookmarks(file(), { mapping: { Dev: { type: 'collection', id: target } } }));
+      expect([err.status, err.message]).toEqual([404, 'Supercuration not found']);
+    }
+    const malformed = new FormData();
+    malformed.append('mapping', '{"Dev": {"type": "elsewhere"}}');
+    malformed.append('file', file(), 'bookmarks.html');
+    const bad = await upload(user, ctx.server.url, malformed);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe('Invalid folder mapping');
+    const notJson = form(FILE);
+    notJson.append('mapping', 'Dev=none');
+    expect((await upload(user, ctx.server.url, notJson)).status).toBe(400);
+
+    const db = ctx.server.db.kysely;
+    expect(await db.selectFrom('links').select('id').where('user_id', '=', user.me.id).execute()).toEqual([]);
+    expect(await db.selectFrom('supercurations').select('id').where('user_id', '=', user.me.id).execute()).toEqual([]);
+    expect(Number((await db.selectFrom('supercurations').select('links_count').where('id', '=', secret.id).executeTakeFirstOrThrow()).links_count)).toBe(0);
+  });
+
+  it("imports a file in Chromium's export format, and its export re-imports to the same links", async () => {
+    const user = await signedInUser(ctx.server.url);
+    const file = () => new Blob([CHROMIUM_BOOKMARKS_HTML], { type: 'text/html' });
+    const { urls, ...preview } = CHROMIUM_BOOKMARKS_EXPECTED;
+    expect(await user.api.previewBookmarks(file(), 'bookmarks_11_23_26.html')).toEqual(preview);
+
+    const summary = await user.api.importBookmarks(file(), { name: 'bookmarks_11_23_26.html' });
+    // The 'Ownership' bookmark is in 'Dev / Rust' and in 'Reading': one link in both collections.
+    expect(summary).toMatchObject({ created: 7, reused: 1, skipped: { duplicates: 0, invalid: 1 } });
+    expect(summary.collections.map((c) => [c.title, c.count, c.created])).toEqual([
+      ['Dev', 1, true],
+      ['Dev / Rust', 2, true],
+      ['Reading', 2, true],
+    ]);
+    const db = ctx.server.db.kysely;
+    const links = await db.selectFrom('links').selectAll().where('user_id', '=', user.me.id).orderBy('url').execute();
+    expect(links.map((l) => l.url)).toEqual(urls);
+    expect(links.find((l) => l.url === 'https://supercurate.example.com/')).toMatchObject({
+      title: 'Supercurate & friends',
+      created_at: new Date(1700000100 * 1000).toISOString(),
+    });
+    expect(links.find((l) => l.url?.startsWith('https://dev.example.com/'))?.title).toBe('Search: "tesseract" <en>');
+
+    const exported = await (await user.fetch(`${ctx.server.url}/api/export/bookmarks`)).text();
+    const fresh = await signedInUser(ctx.server.url);
+    const again = await fresh.api.importBookmarks(new Blob([exported], { type: 'text/html' }));
+    expect(again.created).toBe(urls.length);
+    const back = await db.selectFrom('links').select('url').where('user_id', '=', fresh.me.id).orderBy('url').execute();
+    expect(back.map((l) => l.url)).toEqual(urls);
+    expect(again.collections.map((c) => c.title).sort()).toEqual(['Dev', 'Dev / Rust', 'Reading']);
+  });
 });
