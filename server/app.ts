@@ -105,20 +105,25 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   // Writes sent by a page of another origin are refused (CSRF); clients without a browser send no Origin.
   // Only /api/ is checked: POST /subscriptions/unsubscribe (RFC 8058 one-click) is exempt on purpose,
   // as mail clients post it from anywhere without cookies; its signed token is the authorisation.
-  server.addHook('onRequest', async (req) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
-    if (!req.url.startsWith('/api/')) return;
+  // (Callback-style hooks: they run on every request and need no promise.)
+  server.addHook('onRequest', (req, _reply, done) => {
+    const write = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
     const origin = req.headers.origin;
-    if (origin && !isTrustedOrigin(origin)) throw forbidden('Request origin not allowed');
+    if (write && origin && req.url.startsWith('/api/') && !isTrustedOrigin(origin)) {
+      done(forbidden('Request origin not allowed'));
+      return;
+    }
+    done();
   });
 
   // Thumbnails (our image proxy, uploads) are also shown by the browser extension's pages, another
   // origin: they may be embedded cross-origin. They hold nothing private (cookies are SameSite=Lax,
   // so another site embedding them gets what a visitor gets).
-  server.addHook('onSend', async (req, reply) => {
+  server.addHook('onSend', (req, reply, payload, done) => {
     if (req.url.startsWith('/api/images/proxy') || req.url.startsWith('/api/uploads/')) {
       reply.header('cross-origin-resource-policy', 'cross-origin');
     }
+    done(null, payload);
   });
 
   registerHealthRoutes(server, db);
