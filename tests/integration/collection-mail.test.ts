@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { SUPERCURATION_MESSAGES as M } from '../../shared/domain';
 import { EMAIL_PAGE_TEXTS } from '../../server/http/email-subscription-routes';
@@ -146,6 +147,39 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     const runs = await Promise.all([runDigestOnce(deps(), at), runDigestOnce(deps(), at), runDigestOnce(deps(), at)]);
     expect(runs.reduce((n, r) => n + r.mails, 0)).toBe(1);
     expect((await newMails()).filter((m) => m.header('to') === 'twice@example.com')).toHaveLength(1);
+  });
+
+  it("claims a collection's digest and queues its mails in one transaction: a failure in between loses nothing", async () => {
+    const owner = await signedInUser(ctx.server.url);
+    const c = await createCollection(owner, { isPublic: true, title: 'Atomic' });
+    await subscribeByEmail(deps(), c.id, 'atomic@example.com');
+    const confirmation = (await newMails()).find((m) => m.header('to') === 'atomic@example.com');
+    if (!confirmation) throw new Error('no confirmation');
+    expect((await http(linkIn(confirmation, '/subscriptions/confirm'))).status).toBe(200);
+    await owner.api.addResource(c.id, { link: { title: 'Kept', description: 'x', url: 'https://example.com/kept' } });
+    const lastSent = () =>
+      ctx.server.db.kysely.selectFrom('digest_state').select('last_sent_at').where('supercuration_id', '=', c.id).executeTakeFirstOrThrow();
+    const before = await lastSent();
+
+    // The outbox refuses every insert (as a crash between the claim and the queueing would end it).
+    const k = ctx.server.db.kysely;
+    if (ctx.server.db.dialect === 'sqlite') {
+      await sql`create trigger outbox_down before insert on mail_outbox begin select raise(abort, 'outbox down'); end`.execute(k);
+    } else {
+      await sql`create function outbox_down() returns trigger language plpgsql as $$ begin raise exception 'outbox down'; end $$`.execute(k);
+      await sql`create trigger outbox_down before insert on mail_outbox for each row execute function outbox_down()`.execute(k);
+    }
+    const at = new Date(Date.now() + INTERVAL * 1000 + 10_000);
+    try {
+      await expect(runDigestOnce(deps(), at)).rejects.toThrow(/outbox down/);
+    } finally {
+      await sql`drop trigger outbox_down${ctx.server.db.dialect === 'postgres' ? sql` on mail_outbox` : sql``}`.execute(k);
+      if (ctx.server.db.dialect === 'postgres') await sql`drop function outbox_down()`.execute(k);
+    }
+    // The claim was rolled back with the failed queueing: the collection is still due.
+    expect(await lastSent()).toEqual(before);
+    expect(await runDigestOnce(deps(), at)).toEqual({ collections: 1, mails: 1 });
+    expect((await newMails()).map((m) => [m.header('to'), m.header('subject')])).toEqual([['atomic@example.com', 'New in Atomic: 1 new resource']]);
   });
 
   it(`sends at most ${CONFIRMATIONS_PER_ADDRESS_PER_DAY} confirmation mails per address a day, across collections`, async () => {
