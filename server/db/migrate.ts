@@ -10,6 +10,7 @@ import * as m0005 from './migrations/0005_following';
 import * as m0006 from './migrations/0006_email_delivery';
 import * as m0007 from './migrations/0007_feed_filter_indexes';
 import * as m0008 from './migrations/0008_mail_outbox';
+import * as m0010 from './migrations/0010_directory_search_prefixes';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006_email_delivery': m0006,
   '0007_feed_filter_indexes': m0007,
   '0008_mail_outbox': m0008,
+  '0010_directory_search_prefixes': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
