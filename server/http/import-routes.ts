@@ -111,7 +111,11 @@ export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps
       const summary = await importBookmarks(db, viewer, bookmarks, {
         mapping,
         targets,
-        onProgress: (done, total) => line({ type: 'progress', done, total }),
+        onProgress: async (done, total) => {
+          line({ type: 'progress', done, total });
+          // Lets the line go out (and other requests run) before the next chunk.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        },
       });
       line({ type: 'summary', summary });
     } catch (err) {

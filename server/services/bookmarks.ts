@@ -99,8 +99,12 @@ export interface ImportOptions {
   mapping?: FolderMapping;
   /** The titles of the mapping's existing collections (mappedCollections, checked beforehand). */
   targets?: Map<string, string>;
-  /** Called before the first chunk (done 0) and after each. */
-  onProgress?: (done: number, total: number) => void;
+  /**
+   * Called before the first chunk (done 0) and after each; awaited, so a caller can yield to the
+   * event loop there (with SQLite's synchronous driver nothing else, not even a progress line's
+   * write to the socket, gets a turn while the chunks run back to back).
+   */
+  onProgress?: (done: number, total: number) => void | Promise<void>;
 }
 
 /**
@@ -214,7 +218,7 @@ export async function importBookmarks(
   }
 
   // 4. Chunks: each a transaction of links, topics, memberships and recounted links_count.
-  onProgress?.(0, items.length);
+  await onProgress?.(0, items.length);
   for (let start = 0; start < items.length; start += BOOKMARKS_CHUNK) {
     const chunk = items.slice(start, start + BOOKMARKS_CHUNK);
     const chunkCollections = [...new Set(chunk.flatMap((p) => (p.folder ? [collections.get(p.folder)?.id ?? ''] : [])))]
@@ -323,7 +327,7 @@ export async function importBookmarks(
     summary.created += counts.created;
     summary.reused += counts.reused;
     summary.skipped.duplicates += counts.duplicates;
-    onProgress?.(Math.min(start + chunk.length, items.length), items.length);
+    await onProgress?.(Math.min(start + chunk.length, items.length), items.length);
   }
 
   summary.collections = [...byId.values()].filter((c) => c.count > 0 || c.created);

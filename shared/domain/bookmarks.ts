@@ -122,7 +122,8 @@ export interface BookmarkImportSummary {
 /** 'n links imported, m already saved, k skipped'. */
 export function bookmarkSummaryText(s: BookmarkImportSummary): string {
   const skipped = s.skipped.duplicates + s.skipped.invalid;
-  return `${s.created} ${s.created === 1 ? 'link' : 'links'} imported, ${s.reused} already saved, ${skipped} skipped`;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(s.created)} ${s.created === 1 ? 'link' : 'links'} imported, ${n(s.reused)} already saved, ${n(skipped)} skipped`;
 }
 
 /** 'Importing n bookmarks...' once the file is uploaded. */

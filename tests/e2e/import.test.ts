@@ -6,6 +6,7 @@ import { testDatabases } from '../support/databases';
 import { expectNoHorizontalScroll, holdRequests, visible } from './support/flows';
 import { useE2E } from './support/harness';
 import { LOOPBACK_PREVIEWS, feedCard, signInWithLinks, useArticleServer } from './support/link-flows';
+import { CHROMIUM_BOOKMARKS_HTML } from '../support/chromium-bookmarks';
 
 const databases = await testDatabases();
 const PHONE = { width: 375, height: 740 };
@@ -202,6 +203,70 @@ for (const database of databases) {
       expect(ocrFiles).toContain('/ocr/worker.min.js');
       expect(ocrFiles).toContain('/ocr/lang/eng.traineddata.gz');
       expect(ocrFiles.some((u) => /^\/ocr\/core\/tesseract-core-(relaxedsimd-|simd-)?lstm\.wasm\.js$/.test(u))).toBe(true);
+    });
+
+    test("a Chromium bookmarks export: its folders are listed, the user maps them, the summary follows", async () => {
+      const page = await e2e.open();
+      const user = await signInWithLinks(page, e2e.server.origin);
+      const reading = await user.api.createSupercuration({ title: 'Reading list', description: 'Long reads', isPublic: false });
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Bookmarks file' }).click();
+      await page.getByRole('tabpanel', { name: 'Bookmarks file' }).getByLabel('Bookmarks file').setInputFiles({
+        name: 'bookmarks_11_23_26.html',
+        mimeType: 'text/html',
+        buffer: Buffer.from(CHROMIUM_BOOKMARKS_HTML),
+      });
+
+      const folders = await visible(page.getByRole('form', { name: 'Bookmark folders' }));
+      await visible(folders.getByText('9 bookmarks in 3 folders (4 in no folder)', { exact: false }));
+      const dev = folders.getByLabel('Dev (1)', { exact: true });
+      const rust = folders.getByLabel('Dev / Rust (2)', { exact: true });
+      const readingFolder = folders.getByLabel('Reading (2)', { exact: true });
+      expect([await dev.inputValue(), await rust.inputValue(), await readingFolder.inputValue()]).toEqual(['new', 'new', 'new']);
+      await dev.selectOption({ label: 'No supercuration' });
+      await readingFolder.selectOption({ label: 'Reading list' });
+      // Keyboard: the form submits from its button.
+      await folders.getByRole('button', { name: 'Import 9 bookmarks' }).focus();
+      await page.keyboard.press('Enter');
+
+      const summary = await visible(page.getByRole('status').filter({ hasText: 'links imported' }));
+      expect(await summary.locator('p').first().textContent()).toBe('7 links imported, 1 already saved, 1 skipped');
+      const items = await summary.getByRole('listitem').allTextContents();
+      expect(items.map((t) => t.replace(/\s+/g, ' ').trim()).sort()).toEqual([
+        'Dev / Rust (2 links, new private supercuration)',
+        'Reading list (2 links)',
+      ]);
+      await summary.getByRole('link', { name: 'Reading list' }).click();
+      await page.waitForURL(`**/supercurations/${reading.id}`);
+      const own = await user.api.mySupercurationChoices();
+      expect(own.map((c) => c.title).sort()).toEqual(['Dev / Rust', 'Reading list']);
+    });
+
+    test('a large bookmarks file shows how many are imported while it runs', async () => {
+      const n = 3000;
+      const file = `<DL><p><DT><H3>Bulk</H3><DL><p>\n${Array.from({ length: n }, (_, i) => `<DT><A HREF="https://bulk.example.com/${i}">Bulk ${i}</A>\n`).join('')}</DL><p></DL><p>`;
+      const page = await e2e.open();
+      await signInWithLinks(page, e2e.server.origin);
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Bookmarks file' }).click();
+      await page.getByRole('tabpanel', { name: 'Bookmarks file' }).getByLabel('Bookmarks file').setInputFiles({ name: 'bulk.html', mimeType: 'text/html', buffer: Buffer.from(file) });
+      const folders = await visible(page.getByRole('form', { name: 'Bookmark folders' }));
+      // Every text the status line shows, recorded as it changes.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { statusTexts: string[] }).statusTexts = seen;
+        new MutationObserver(() => {
+          for (const el of document.querySelectorAll('[role="status"]')) {
+            const text = el.textContent ?? '';
+            if (seen.at(-1) !== text) seen.push(text);
+          }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await folders.getByRole('button', { name: 'Import 3,000 bookmarks' }).click();
+      await visible(page.getByRole('status').filter({ hasText: '3,000 links imported, 0 already saved, 0 skipped' }));
+      const texts = await page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
+      expect(texts.some((t) => /^[\d,]+ of 3,000 bookmarks imported$/.test(t))).toBe(true);
+      expect(await page.getByRole('progressbar').count()).toBe(0);
     });
   });
 }

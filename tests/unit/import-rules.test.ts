@@ -95,11 +95,12 @@ describe('ocrScale', () => {
     [800, 600, null, 2],
     [2500, 1600, null, 1.6],
     [5000, 3000, null, 1],
-    // Lines brought to about 36 px: desktop text at 2x, phone screenshots (3x density) near 1x, huge text down.
+    // Lines brought towards 56 px, at most 2x: desktop text at 2x, phone screenshots (3x density) near 1.2x, huge text down.
     [1280, 800, 15, 2],
-    [1280, 800, 24, 1.5],
-    [1170, 2532, 40, 0.9],
-    [1170, 2532, 120, 0.5],
+    [1100, 520, 28, 2],
+    [1280, 800, 40, 1.4],
+    [1170, 2532, 48, 56 / 48],
+    [1170, 2532, 160, 0.5],
   ])('%i x %i, lines of %s px → %f', (width, height, line, scale) => {
     expect(ocrScale(width, height, line)).toBeCloseTo(scale);
   });

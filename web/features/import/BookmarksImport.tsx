@@ -1,51 +1,105 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { Download, FileUp, LoaderCircle } from 'lucide-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ChevronDown, Download, FileUp, LoaderCircle } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   BOOKMARK_MESSAGES,
   BOOKMARKS_MAX_BYTES,
+  BOOKMARKS_NDJSON,
+  type BookmarkFilePreview,
   type BookmarkImportSummary,
+  type FolderMapping,
+  type FolderTarget,
+  type SupercurationChoice,
+  bookmarkProgressText,
   bookmarkSummaryText,
   importingBookmarks,
+  readImportEvents,
 } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
+import { Button } from '../../../shared/ui/primitives/button';
 import { FormError } from '../../../shared/ui/primitives/form-error';
+import { fieldClass } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
+import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 
 type State =
   | { stage: 'idle' }
+  | { stage: 'reading' }
+  | { stage: 'mapping'; file: File; preview: BookmarkFilePreview }
   | { stage: 'uploading'; percent: number }
-  | { stage: 'importing' }
+  | { stage: 'importing'; done: number; total: number }
   | { stage: 'done'; summary: BookmarkImportSummary }
   | { stage: 'error'; message: string };
 
+/** A folder's choice in the mapping step: 'new', 'none' or an existing collection's id. */
+type Choice = 'new' | 'none' | `id:${string}`;
+
+const toTarget = (choice: Choice): FolderTarget =>
+  choice === 'new' || choice === 'none' ? { type: choice } : { type: 'collection', id: choice.slice(3) };
+
 /**
- * POST /api/import/bookmarks through XMLHttpRequest: fetch reports no upload progress.
+ * POST /api/import/bookmarks through XMLHttpRequest (fetch reports no upload progress), asking
+ * for the NDJSON progress stream: upload percent, then (done, total) while the links are written.
  * Resolves with the summary; rejects with the server's message.
  */
-function uploadBookmarks(file: File, onProgress: (percent: number) => void): Promise<BookmarkImportSummary> {
+function uploadBookmarks(
+  file: File,
+  mapping: FolderMapping,
+  onUpload: (percent: number) => void,
+  onProgress: (done: number, total: number) => void,
+): Promise<BookmarkImportSummary> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    let offset = 0;
+    let settled = false;
+    const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
+      reject(new Error(message));
+    };
+    /** Reads the lines that arrived since last time. */
+    const read = (final: boolean) => {
+      const { events, next } = readImportEvents(final ? `${xhr.responseText}\n` : xhr.responseText, offset);
+      offset = next;
+      for (const event of events) {
+        if (settled) return;
+        if (event.type === 'progress') onProgress(event.done, event.total);
+        else if (event.type === 'summary') {
+          settled = true;
+          resolve(event.summary);
+        } else fail(event.error);
+      }
+    };
     xhr.open('POST', '/api/import/bookmarks');
     xhr.withCredentials = true;
+    xhr.setRequestHeader('accept', BOOKMARKS_NDJSON);
     xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress((e.loaded / e.total) * 100);
+      if (e.lengthComputable) onUpload((e.loaded / e.total) * 100);
     };
-    xhr.upload.onload = () => onProgress(100);
+    xhr.upload.onload = () => onUpload(100);
+    xhr.onprogress = () => {
+      if (xhr.status >= 200 && xhr.status < 300) read(false);
+    };
     xhr.onload = () => {
-      let body: unknown = null;
+      if (xhr.status >= 200 && xhr.status < 300) {
+        read(true);
+        fail(BOOKMARK_MESSAGES.importFailed);
+        return;
+      }
+      let body: { error?: string } | null = null;
       try {
-        body = JSON.parse(xhr.responseText);
+        body = JSON.parse(xhr.responseText) as { error?: string };
       } catch {
         body = null;
       }
-      if (xhr.status >= 200 && xhr.status < 300 && body) resolve(body as BookmarkImportSummary);
-      else reject(new Error((body as { error?: string } | null)?.error ?? BOOKMARK_MESSAGES.importFailed));
+      fail(body?.error ?? BOOKMARK_MESSAGES.importFailed);
     };
-    xhr.onerror = () => reject(new Error(BOOKMARK_MESSAGES.importFailed));
+    xhr.onerror = () => fail(BOOKMARK_MESSAGES.importFailed);
     const form = new FormData();
+    // The mapping goes first: the server reads the parts in order.
+    form.append('mapping', JSON.stringify(mapping));
     form.append('file', file, file.name);
     xhr.send(form);
   });
@@ -54,36 +108,77 @@ function uploadBookmarks(file: File, onProgress: (percent: number) => void): Pro
 /** The 'Bookmarks file' tab of the import panel: upload a browser's export; export ours. */
 export function BookmarksImport() {
   const [state, setState] = useState<State>({ stage: 'idle' });
+  const [choices, setChoices] = useState<Record<string, Choice>>({});
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const busy = state.stage === 'uploading' || state.stage === 'importing';
+  const busy = state.stage === 'reading' || state.stage === 'uploading' || state.stage === 'importing';
 
-  async function importFile(file: File | null | undefined) {
+  const collections = useQuery({
+    queryKey: queryKeys.supercurationChoices,
+    queryFn: ({ signal }) => api.mySupercurationChoices(signal),
+    staleTime: 60_000,
+    retry: false,
+  });
+
+  async function chooseFile(file: File | null | undefined) {
     if (!file) return;
     if (file.size > BOOKMARKS_MAX_BYTES) {
       setState({ stage: 'error', message: BOOKMARK_MESSAGES.tooLarge });
       return;
     }
+    setState({ stage: 'reading' });
+    try {
+      const [preview, own] = await Promise.all([
+        api.previewBookmarks(file, file.name),
+        collections.data ? Promise.resolve(collections.data) : collections.refetch().then((r) => r.data ?? []),
+      ]);
+      // A folder whose title is one of the user's own collections goes there (a re-import); others to a new one.
+      const byTitle = new Map<string, string>();
+      for (const c of own) if (c.isOwner && !byTitle.has(c.title)) byTitle.set(c.title, c.id);
+      const initial: Record<string, Choice> = {};
+      for (const f of preview.folders) {
+        const id = byTitle.get(f.title);
+        initial[f.title] = id ? `id:${id}` : 'new';
+      }
+      setChoices(initial);
+      setState({ stage: 'mapping', file, preview });
+    } catch (err) {
+      setState({ stage: 'error', message: err instanceof Error ? err.message : BOOKMARK_MESSAGES.previewFailed });
+    }
+  }
+
+  async function importFile(file: File) {
+    const mapping: FolderMapping = {};
+    for (const [title, choice] of Object.entries(choices)) mapping[title] = toTarget(choice);
     setState({ stage: 'uploading', percent: 0 });
     try {
-      const summary = await uploadBookmarks(file, (percent) =>
-        setState(percent >= 100 ? { stage: 'importing' } : { stage: 'uploading', percent }),
+      const summary = await uploadBookmarks(
+        file,
+        mapping,
+        (percent) => setState((s) => (s.stage === 'uploading' ? { stage: 'uploading', percent } : s)),
+        (done, total) => setState({ stage: 'importing', done, total }),
       );
       setState({ stage: 'done', summary });
       void queryClient.invalidateQueries({ queryKey: queryKeys.supercurations });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.supercurationChoices });
       void queryClient.invalidateQueries({ queryKey: queryKeys.feeds });
     } catch (err) {
       setState({ stage: 'error', message: err instanceof Error ? err.message : BOOKMARK_MESSAGES.importFailed });
     }
   }
 
-  const percent = state.stage === 'uploading' ? Math.round(state.percent) : state.stage === 'importing' ? 100 : 0;
+  const percent =
+    state.stage === 'uploading'
+      ? Math.round(state.percent)
+      : state.stage === 'importing'
+        ? Math.round((100 * state.done) / Math.max(1, state.total))
+        : 0;
 
   return (
     <div className="grid min-w-0 grid-cols-1 gap-3">
       <p id="import-bookmarks-hint" className="text-sm text-muted-foreground">
         Upload the bookmarks file (.html) exported by your browser, Pocket, Raindrop or Pinboard, up to 20 MB. Folders
-        become private supercurations; links you already saved are not duplicated.
+        become private supercurations (or choose where each goes); links you already saved are not duplicated.
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <input
@@ -95,7 +190,7 @@ export function BookmarksImport() {
           disabled={busy}
           aria-describedby="import-bookmarks-hint"
           onChange={(e) => {
-            void importFile(e.target.files?.[0]);
+            void chooseFile(e.target.files?.[0]);
             e.target.value = '';
           }}
         />
@@ -119,7 +214,24 @@ export function BookmarksImport() {
         </a>
       </div>
 
-      {busy && (
+      {state.stage === 'reading' && (
+        <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+          <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          Reading the bookmarks file...
+        </p>
+      )}
+      {state.stage === 'mapping' && (
+        <FolderMappingForm
+          preview={state.preview}
+          fileName={state.file.name}
+          choices={choices}
+          collections={collections.data ?? []}
+          onChange={(title, choice) => setChoices((c) => ({ ...c, [title]: choice }))}
+          onImport={() => void importFile(state.file)}
+          onCancel={() => setState({ stage: 'idle' })}
+        />
+      )}
+      {(state.stage === 'uploading' || state.stage === 'importing') && (
         <div className="grid gap-2">
           <progress
             className="h-2 w-full overflow-hidden rounded-full accent-primary"
@@ -129,7 +241,11 @@ export function BookmarksImport() {
           />
           <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
             <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-            {state.stage === 'uploading' ? `Uploading... ${percent}%` : importingBookmarks()}
+            {state.stage === 'uploading'
+              ? percent >= 100
+                ? importingBookmarks()
+                : `Uploading... ${percent}%`
+              : bookmarkProgressText(state.done, state.total)}
           </p>
         </div>
       )}
@@ -145,7 +261,7 @@ export function BookmarksImport() {
                     {c.title}
                   </Link>{' '}
                   <span className="text-muted-foreground">
-                    ({c.count} {c.count === 1 ? 'link' : 'links'}
+                    ({c.count.toLocaleString('en-US')} {c.count === 1 ? 'link' : 'links'}
                     {c.created ? ', new private supercuration' : ''})
                   </span>
                 </li>
@@ -155,5 +271,79 @@ export function BookmarksImport() {
         </div>
       )}
     </div>
+  );
+}
+
+interface FolderMappingFormProps {
+  preview: BookmarkFilePreview;
+  fileName: string;
+  choices: Record<string, Choice>;
+  collections: SupercurationChoice[];
+  onChange: (title: string, choice: Choice) => void;
+  onImport: () => void;
+  onCancel: () => void;
+}
+
+/** The file's folders, each with where its bookmarks go; then 'Import n bookmarks'. */
+function FolderMappingForm({ preview, fileName, choices, collections, onChange, onImport, onCancel }: FolderMappingFormProps) {
+  const n = preview.bookmarks;
+  return (
+    <form
+      className="grid gap-3 rounded-md border p-3"
+      aria-label="Bookmark folders"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onImport();
+      }}
+    >
+      <p className="text-sm">
+        <span className="font-medium break-all">{fileName}</span>: {n.toLocaleString('en-US')} {n === 1 ? 'bookmark' : 'bookmarks'}
+        {preview.folders.length > 0 ? ` in ${preview.folders.length} ${preview.folders.length === 1 ? 'folder' : 'folders'}` : ''}
+        {preview.loose > 0 ? ` (${preview.loose.toLocaleString('en-US')} in no folder)` : ''}.
+      </p>
+      {preview.folders.length > 0 && (
+        <ul className="grid max-h-80 gap-2 overflow-y-auto">
+          {preview.folders.map((f, i) => (
+            <li key={f.title} className="grid gap-1 sm:grid-cols-[minmax(0,1fr)_minmax(0,16rem)] sm:items-center sm:gap-3">
+              <label htmlFor={`bookmark-folder-${i}`} className="min-w-0 text-sm break-words">
+                {f.title} <span className="text-muted-foreground">({f.count.toLocaleString('en-US')})</span>
+              </label>
+              <div className="relative">
+                <select
+                  id={`bookmark-folder-${i}`}
+                  value={choices[f.title] ?? 'new'}
+                  onChange={(e) => onChange(f.title, e.target.value as Choice)}
+                  className={cn(fieldClass, 'h-9 w-full cursor-pointer appearance-none pr-8')}
+                >
+                  <option value="new">New private supercuration</option>
+                  <option value="none">No supercuration</option>
+                  {collections.length > 0 && (
+                    <optgroup label="Add to my supercuration">
+                      {collections.map((c) => (
+                        <option key={c.id} value={`id:${c.id}`}>
+                          {c.title}
+                        </option>
+                      ))}
+                    </optgroup>
+                  )}
+                </select>
+                <ChevronDown
+                  aria-hidden="true"
+                  className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted-foreground"
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit">
+          Import {n.toLocaleString('en-US')} {n === 1 ? 'bookmark' : 'bookmarks'}
+        </Button>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -16,12 +16,14 @@ export const OCR_MAX_WIDTH = 4000;
 /** And no image is drawn with more pixels than this (very long scrolling screenshots). */
 export const OCR_MAX_PIXELS = 24_000_000;
 /**
- * The text line height (ink, ascenders to descenders) images are scaled to: about 36 px, an
- * x-height near 16 px. Desktop screenshots (14-22 px fonts, lines of 10-19 px) are drawn at 2x,
- * phone screenshots (3x pixel density) at about 1x. Larger targets (2.3x-3x on the bench's
- * screenshots, x-heights of 20-30 px) recognised no better and took twice as long.
+ * The text line height (ink, ascenders to descenders) images are scaled towards: 56 px, an
+ * x-height near 28 px, at the top of tesseract's sweet spot, but never more than OCR_MAX_SCALE.
+ * Desktop screenshots (14-30 px fonts, lines of 10-28 px) are drawn at 2x, phone screenshots (3x
+ * pixel density) at about 1.2x. Measured: scaling beyond 2x (2.3-3x on the bench's screenshots)
+ * recognised no better and took twice as long; scaling 30 px text by only 1.3x (a 36 px target)
+ * misread 'ocr' as 'oct' where 2x read it right.
  */
-export const OCR_TARGET_LINE_HEIGHT = 36;
+export const OCR_TARGET_LINE_HEIGHT = 56;
 /** Scale factors are kept within these. */
 export const OCR_MIN_SCALE = 0.5;
 export const OCR_MAX_SCALE = 2;
