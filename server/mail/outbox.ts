@@ -22,6 +22,8 @@ import { type MailMessage, type Mailer, isTransientMailError } from './mailer';
  *   permanent one (5xx: unknown mailbox, refused content) fails at once. When the server cannot be
  *   reached, the rest of the batch is put back untried instead of failing one by one.
  * - A mail for an e-mail subscription that was deleted (unsubscribed) before its send is 'cancelled'.
+ * - Finished rows are pruned: sent and cancelled ones after KEEP_SENT_DAYS, failed ones after
+ *   KEEP_FAILED_DAYS.
  */
 
 export type MailKind = 'confirmation' | 'digest';
@@ -265,6 +267,27 @@ export async function sendDueMailOnce(deps: OutboxDeps, now = new Date(), should
   return run;
 }
 
+/** Sent and cancelled rows are kept this long (to look up what went out), failed ones longer. */
+export const KEEP_SENT_DAYS = 7;
+export const KEEP_FAILED_DAYS = 30;
+const PRUNE_EVERY_MS = 3600_000;
+const DAY_MS = 86_400_000;
+
+/** Deletes finished rows past their keeping time; answers how many. */
+export async function pruneOutbox(db: Db, now = new Date()): Promise<number> {
+  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+  const done = await db.kysely
+    .deleteFrom('mail_outbox')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['sent', 'cancelled']), eb('created_at', '<', before(KEEP_SENT_DAYS))]),
+        eb.and([eb('status', '=', 'failed'), eb('created_at', '<', before(KEEP_FAILED_DAYS))]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(done.numDeletedRows);
+}
+
 export interface OutboxWorker {
   /** Look for due mail now (after queueing some); cheap to call often. */
   wake(): void;
@@ -275,13 +298,18 @@ export interface OutboxWorker {
 /**
  * The outbox worker of a server process: one drain at a time (claim batches until none is due),
  * started by wake() and every pollSeconds (an unref'd timer), and once at start for mail queued
- * before a restart.
+ * before a restart. About once an hour a drain first prunes old finished rows.
  */
 export function startOutboxWorker(deps: OutboxDeps): OutboxWorker {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let prunedAt = 0;
   const drain = async () => {
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await pruneOutbox(deps.db).catch((err: unknown) => deps.log?.error({ err }, 'mail outbox pruning failed'));
+    }
     do {
       again = false;
       for (;;) {

@@ -3,11 +3,14 @@ import { openDatabase } from '../../server/db';
 import { createMailer } from '../../server/mail/mailer';
 import {
   DEFAULT_LEASE_MS,
+  KEEP_FAILED_DAYS,
+  KEEP_SENT_DAYS,
   type OutboxDeps,
   type QueuedMail,
   backoffSeconds,
   claimDueMail,
   enqueueMails,
+  pruneOutbox,
   sendDueMailOnce,
 } from '../../server/mail/outbox';
 import { renderEmail } from '../../server/mail/render';
@@ -166,6 +169,20 @@ describeEachDatabase(
         ['kept@example.com', 'sent'],
       ]);
       expect(sink.received.map((m) => m.to[0])).toEqual(['kept@example.com']);
+    });
+
+    it(`prunes sent and cancelled rows after ${KEEP_SENT_DAYS} days and failed ones after ${KEEP_FAILED_DAYS}, never queued ones`, async () => {
+      await enqueue(['sent', 'cancelled', 'failed', 'queued'].map((status) => mail(`${status}@example.com`)));
+      for (const status of ['sent', 'cancelled', 'failed'] as const) {
+        await ctx.server.db.kysely.updateTable('mail_outbox').set({ status }).where('recipient', '=', `${status}@example.com`).execute();
+      }
+      const recipients = async () => (await rows()).map((r) => r.recipient).sort();
+      const day = 86_400;
+      expect(await pruneOutbox(ctx.server.db, after(new Date(), KEEP_SENT_DAYS * day - 60))).toBe(0);
+      expect(await pruneOutbox(ctx.server.db, after(new Date(), KEEP_SENT_DAYS * day + 60))).toBe(2);
+      expect(await recipients()).toEqual(['failed@example.com', 'queued@example.com']);
+      expect(await pruneOutbox(ctx.server.db, after(new Date(), KEEP_FAILED_DAYS * day + 60))).toBe(1);
+      expect(await recipients()).toEqual(['queued@example.com']);
     });
 
     it('lets several workers with their own database connections share the queue without sending a row twice', async () => {
