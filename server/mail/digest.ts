@@ -61,6 +61,10 @@ export async function runDigestOnce(deps: DigestDeps, now = new Date()): Promise
     .execute();
   const run: DigestRun = { collections: 0, mails: 0 };
   for (const c of candidates) {
+    // Rendered before the write transaction (SQLite has one writer at a time): the resources are
+    // fixed by (last_sent_at, upTo]; someone confirming meanwhile has nothing older as news, and
+    // someone unsubscribing meanwhile has their queued mail cancelled by the worker.
+    const mails = await digestMails(db.kysely, deps, c.supercuration_id, c.last_sent_at, upTo);
     const queued = await db.kysely.transaction().execute(async (trx) => {
       const claimed = await trx
         .updateTable('digest_state')
@@ -69,7 +73,7 @@ export async function runDigestOnce(deps: DigestDeps, now = new Date()): Promise
         .where('last_sent_at', '=', c.last_sent_at)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) return null; // another process has it
-      return enqueueMails(trx, deps.publicUrl, await digestMails(trx, deps, c.supercuration_id, c.last_sent_at, upTo));
+      return enqueueMails(trx, deps.publicUrl, mails);
     });
     if (queued === null) continue;
     run.collections += 1;

@@ -86,7 +86,8 @@ describeEachDatabase(
       sink.rejectRecipients = null;
       expect(await sendDueMailOnce(d, after(t1, 2 * RETRY_S))).toMatchObject({ claimed: 1, sent: 1 });
       [row] = await rows();
-      expect(row).toMatchObject({ status: 'sent', attempts: 3, last_error: null, claim_token: null });
+      expect(row).toMatchObject({ status: 'sent', attempts: 3, last_error: null, claim_token: null, text_body: '', html_body: '' });
+      expect(row?.subject).toBe('Hello retry@example.com');
       expect(row?.sent_at).toBeTruthy();
       expect(sink.received).toHaveLength(1);
       expect(sink.received[0]?.to).toEqual(['retry@example.com']);
@@ -109,6 +110,8 @@ describeEachDatabase(
       }
       const [row] = await rows();
       expect(row).toMatchObject({ status: 'failed', attempts: 3, claim_token: null });
+      // A failed mail keeps its bodies, to look at or send again by hand.
+      expect(row?.text_body).toContain('For busy@example.com');
       expect(row?.last_error).toContain('452');
       expect(errors).toEqual([{ obj: expect.objectContaining({ to: 'busy@example.com', attempts: 3 }), msg: 'e-mail could not be sent; giving up' }]);
       expect((await sendDueMailOnce(d, after(at, 100_000))).claimed).toBe(0);
