@@ -275,7 +275,7 @@ export function printFollowing(r: FollowingResult): void {
   const g = r.digest;
   console.log(
     `Digest of ${g.resources} new resources to ${g.mails.toLocaleString('en-US')} subscribers: time to queue ` +
-      `(runDigestOnce in-process, one transaction) ${(g.queueMs / 1000).toFixed(2)} s; time to send ${(g.sendMs / 1000).toFixed(2)} s = ` +
+      `(runDigestOnce in-process: render, then claim + insert in one transaction) ${(g.queueMs / 1000).toFixed(2)} s; time to send ${(g.sendMs / 1000).toFixed(2)} s = ` +
       `${rate(g.mailsPerS)} mails/s (${g.received.toLocaleString('en-US')} received, ${g.distinctMessageIds.toLocaleString('en-US')} distinct ` +
       `Message-IDs, ${(g.bytes / 1048576).toFixed(1)} MiB), server CPU ${us(g.serverCpuUsPerMail)}/mail` +
       `${g.dbCpuUsPerMail !== undefined ? `, PostgreSQL CPU ${us(g.dbCpuUsPerMail)}/mail` : ''}; ${g.transport}.`,
