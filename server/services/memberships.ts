@@ -5,6 +5,7 @@ import type { Database } from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
 import { type SupercurationAccess, canEditSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
+import { queryTemplate } from './query-templates';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -29,6 +30,8 @@ export function collectionAccess(db: Q, viewerId: string | null) {
     .select(['s.id as supercuration_id', 's.user_id as owner_id', 's.is_public', 'c.user_id as collaborator_id']);
 }
 
+export type AccessRow = Awaited<ReturnType<ReturnType<typeof collectionAccess>['executeTakeFirstOrThrow']>>;
+
 export const toAccess = (r: {
   owner_id: string;
   is_public: number;
@@ -43,16 +46,19 @@ export const toAccess = (r: {
  * Serialises membership changes of these collections until the transaction ends: PostgreSQL row
  * locks taken in id order (no deadlock between two multi-collection writes). SQLite has a single
  * writer, and our one connection runs one transaction at a time, so nothing is needed there.
+ * Answers how many of them exist (on SQLite: all, as the caller has checked them in this transaction).
+ * Take it as late as possible: writers of one collection queue here until the holder commits.
  */
-export async function lockCollections(trx: Q, dialect: Dialect, ids: readonly string[]): Promise<void> {
-  if (dialect !== 'postgres' || ids.length === 0) return;
-  await trx
+export async function lockCollections(trx: Q, dialect: Dialect, ids: readonly string[]): Promise<number> {
+  if (dialect !== 'postgres' || ids.length === 0) return ids.length;
+  const locked = await trx
     .selectFrom('supercurations')
     .select('id')
     .where('id', 'in', [...ids])
     .orderBy('id')
     .forUpdate()
     .execute();
+  return locked.length;
 }
 
 /** The collections, each of which must exist and be editable by the viewer, else 404 (no existence leak). */
@@ -66,41 +72,72 @@ export async function assertEditableCollections(trx: Q, viewer: Viewer, ids: rea
 
 export const duplicateLink = () => new HttpError(409, SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
 
+/** A membership of one of the collections (id0…) with this link or another link with its URL. */
+const duplicateMember = queryTemplate<string, { supercuration_id: string }>((db, a, shape) => {
+  const [count = '0', url] = shape.split(' ');
+  const ids = idArgs(a, count);
+  return db
+    .selectFrom('supercuration_links as sl')
+    .select('sl.supercuration_id')
+    .where('sl.supercuration_id', 'in', ids)
+    .where((eb) =>
+      url === 'no-url'
+        ? eb('sl.link_id', '=', a.link ?? '')
+        : eb.or([
+            eb('sl.link_id', '=', a.link ?? ''),
+            eb('sl.link_id', 'in', eb.selectFrom('links as l').select('l.id').where('l.url', '=', a.url ?? '')),
+          ]),
+    )
+    .limit(1);
+});
+
+const idArgs = (a: Record<string, string>, shape: string) =>
+  Array.from({ length: Number(shape) }, (_, i) => a[`id${i}`] ?? '');
+
+/** Memberships of the link (link) in the collections (id0…), added by user at `at`. */
+const insertMembers = queryTemplate<string, never>((db, a, shape) =>
+  db.insertInto('supercuration_links').values(
+    idArgs(a, shape).map((id) => ({ supercuration_id: id, link_id: a.link ?? '', added_by: a.user ?? '', created_at: a.at ?? '' })),
+  ),
+);
+
+const countAdded = queryTemplate<string, never>((db, a, shape) =>
+  db
+    .updateTable('supercurations')
+    .set({ links_count: increment('links_count') })
+    .where('id', 'in', idArgs(a, shape)),
+);
+
 /**
  * SPEC §5/§7: adds the link to the collections (locked by the caller), links_count + 1 each.
+ * `known` is the link's URL when the caller has just read or written the link (one query less).
  * A collection that already has this link, or another link with the same URL, refuses it with 409
  * 'This link has already been added to this supercuration' and nothing is written.
  */
-export async function addToCollections(trx: Q, linkId: string, viewer: Viewer, ids: readonly string[]): Promise<void> {
+export async function addToCollections(
+  trx: Q,
+  linkId: string,
+  viewer: Viewer,
+  ids: readonly string[],
+  known?: { url: string | null },
+): Promise<void> {
   if (ids.length === 0) return;
-  const link = await trx.selectFrom('links').select('url').where('id', '=', linkId).executeTakeFirst();
-  if (!link) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
-  const url = link.url;
-  const duplicate = await trx
-    .selectFrom('supercuration_links as sl')
-    .select('sl.supercuration_id')
-    .where('sl.supercuration_id', 'in', [...ids])
-    .where((eb) =>
-      url === null
-        ? eb('sl.link_id', '=', linkId)
-        : eb.or([
-            eb('sl.link_id', '=', linkId),
-            eb(
-              'sl.link_id',
-              'in',
-              eb.selectFrom('links as l').select('l.id').where('l.url', '=', url),
-            ),
-          ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
+  let url = known?.url;
+  if (url === undefined) {
+    const link = await trx.selectFrom('links').select('url').where('id', '=', linkId).executeTakeFirst();
+    if (!link) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
+    url = link.url;
+  }
+  const args: Record<string, unknown> = { link: linkId, url };
+  ids.forEach((id, i) => {
+    args[`id${i}`] = id;
+  });
+  const [duplicate] = await duplicateMember(trx, args, `${ids.length} ${url === null ? 'no-url' : 'url'}`);
   if (duplicate) throw duplicateLink();
-  const at = new Date().toISOString();
-  await trx
-    .insertInto('supercuration_links')
-    .values(ids.map((id) => ({ supercuration_id: id, link_id: linkId, added_by: viewer.id, created_at: at })))
-    .execute();
-  await trx.updateTable('supercurations').set({ links_count: increment('links_count') }).where('id', 'in', [...ids]).execute();
+  args.user = viewer.id;
+  args.at = new Date().toISOString();
+  await insertMembers(trx, args, String(ids.length));
+  await countAdded(trx, args, String(ids.length));
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   toLinks,
   windowStart,
 } from './links';
+import { queryTemplate } from './query-templates';
 import { addToCollections, assertEditableCollections, lockCollections, removeFromCollections } from './memberships';
 import { requireEditable, requireVisible } from './supercurations';
 
@@ -52,14 +53,35 @@ function resourceRows(db: Q, viewerId: string | null, id: string) {
     .where('sl.supercuration_id', '=', id);
 }
 
-/** The query of one page of resources (one row more than a page). */
-export function resourceQuery(db: Q, viewerId: string | null, id: string, q: ResourceListParams, at = Date.now()) {
+type ResourceSort = ResourceListParams['sort'];
+
+/** One page's filters, decoded: the window's start, format, tag and the keyset cursor's values. */
+interface ResourceFilter {
+  sort: ResourceSort;
+  since: string | null;
+  format?: string;
+  tag?: string;
+  after: CursorValue[] | null;
+}
+
+function resourceFilter(q: ResourceListParams, at: number): ResourceFilter {
   const sort = RESOURCE_SORTS[q.sort];
+  const types = sort.keys.map((k): 'string' | 'number' => (k === 'likes_count' ? 'number' : 'string'));
+  return {
+    sort: q.sort,
+    since: windowStart(q.window, at),
+    format: q.format || undefined,
+    tag: q.tag || undefined,
+    after: q.cursor ? decodeKeyset(`r-${q.sort}`, types, q.cursor) : null,
+  };
+}
+
+function resourcePage(db: Q, viewerId: string | null, id: string, f: ResourceFilter) {
+  const sort = RESOURCE_SORTS[f.sort];
   let query = resourceRows(db, viewerId, id);
-  const since = windowStart(q.window, at);
-  if (since) query = query.where('sl.created_at', '>=', since);
-  if (q.format) query = query.where('links.format', '=', q.format);
-  const tag = q.tag;
+  if (f.since) query = query.where('sl.created_at', '>=', f.since);
+  if (f.format) query = query.where('links.format', '=', f.format);
+  const tag = f.tag;
   if (tag) {
     query = query.where((eb) =>
       eb.exists(
@@ -73,13 +95,41 @@ export function resourceQuery(db: Q, viewerId: string | null, id: string, q: Res
       ),
     );
   }
-  if (q.cursor) {
-    const types = sort.keys.map((k): 'string' | 'number' => (k === 'likes_count' ? 'number' : 'string'));
-    const values: CursorValue[] = decodeKeyset(`r-${q.sort}`, types, q.cursor);
-    query = query.where(keysetAfter(sort.columns, sort.direction, values));
-  }
+  if (f.after) query = query.where(keysetAfter(sort.columns, sort.direction, f.after));
   for (const c of sort.columns) query = query.orderBy(c, sort.direction);
   return query.limit(FEED_PAGE_SIZE + 1);
+}
+type ResourceRow = Awaited<ReturnType<ReturnType<typeof resourcePage>['executeTakeFirstOrThrow']>>;
+
+/** The query of one page of resources (one row more than a page). */
+export function resourceQuery(db: Q, viewerId: string | null, id: string, q: ResourceListParams, at = Date.now()) {
+  return resourcePage(db, viewerId, id, resourceFilter(q, at));
+}
+
+/**
+ * resourcePage as a template: its shape is the sort, whether there is a viewer and which filters
+ * are set; their values are the arguments.
+ */
+const resourcePageTemplate = queryTemplate<string, ResourceRow>((db, a, shape) => {
+  const [sort = 'newest', viewer, since, format, tag, after] = shape.split(' ');
+  const s = sort as ResourceSort;
+  return resourcePage(db, viewer === '1' ? (a.viewer ?? '') : null, a.id ?? '', {
+    sort: s,
+    since: since === '1' ? (a.since ?? '') : null,
+    format: format === '1' ? a.format : undefined,
+    tag: tag === '1' ? a.tag : undefined,
+    after: after === '1' ? RESOURCE_SORTS[s].keys.map((_, i) => a[`after${i}`] ?? '') : null,
+  });
+});
+
+function pageOfResources(db: Q, viewerId: string | null, id: string, f: ResourceFilter): Promise<ResourceRow[]> {
+  const flag = (v: unknown) => (v ? '1' : '0');
+  const shape = [f.sort, flag(viewerId), flag(f.since), flag(f.format), flag(f.tag), flag(f.after)].join(' ');
+  const args: Record<string, unknown> = { viewer: viewerId, id, since: f.since, format: f.format, tag: f.tag };
+  f.after?.forEach((v, i) => {
+    args[`after${i}`] = v;
+  });
+  return resourcePageTemplate(db, args, shape);
 }
 
 /** Resources of a collection the viewer may see (links hidden from the main feed included), 10 a page. */
@@ -90,7 +140,7 @@ export async function listResources(
   q: ResourceListParams,
 ): Promise<Page<Link>> {
   await requireVisible(db.kysely, viewer, id);
-  const rows = await resourceQuery(db.kysely, viewer?.id ?? null, id, q).execute();
+  const rows = await pageOfResources(db.kysely, viewer?.id ?? null, id, resourceFilter(q, Date.now()));
   const hasMore = rows.length > FEED_PAGE_SIZE;
   const items = rows.slice(0, FEED_PAGE_SIZE);
   const last = items[items.length - 1];
@@ -103,17 +153,20 @@ export async function listResources(
 }
 
 /** The viewer's own link with this URL, if any: the original first, then the oldest. */
-async function ownLinkWithUrl(trx: Q, viewer: Viewer, url: string): Promise<string | null> {
-  const row = await trx
+const ownLinkByUrl = queryTemplate<'user' | 'url', { id: string }>((db, a) =>
+  db
     .selectFrom('links')
     .select('id')
-    .where('user_id', '=', viewer.id)
-    .where('url', '=', url)
+    .where('user_id', '=', a.user)
+    .where('url', '=', a.url)
     .orderBy((eb) => eb.case().when('original_post_id', 'is', null).then(0).else(1).end())
     .orderBy('created_at')
     .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1),
+);
+
+async function ownLinkWithUrl(trx: Q, viewer: Viewer, url: string): Promise<string | null> {
+  const [row] = await ownLinkByUrl(trx, { user: viewer.id, url });
   return row?.id ?? null;
 }
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { z } from 'zod';
 import {
   type CreateSupercuration,
@@ -35,8 +37,9 @@ import {
 } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { decodeKeyset, encodeKeyset, keysetAfter } from './links';
-import { collectionAccess, toAccess } from './memberships';
+import { type AccessRow, collectionAccess, toAccess } from './memberships';
 import { avatarUrl } from './profiles';
+import { isPostgres, queryTemplate } from './query-templates';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -62,8 +65,10 @@ export interface LoadedAccess extends SupercurationAccess {
 }
 
 /** The collection as the viewer may see it, else 404 'Supercuration not found' (private ones don't exist for others). */
+const accessById = queryTemplate<'viewer' | 'id', AccessRow>((db, a) => collectionAccess(db, a.viewer).where('s.id', '=', a.id));
+
 export async function requireVisible(db: Q, viewer: Viewer | null, id: string): Promise<LoadedAccess> {
-  const row = await collectionAccess(db, viewer?.id ?? null).where('s.id', '=', id).executeTakeFirst();
+  const [row] = await accessById(db, { viewer: viewer?.id ?? '', id });
   const access = row ? toAccess(row) : null;
   if (!access || !canSeeSupercuration(viewer, access)) throw notFound(SUPERCURATION_MESSAGES.notFound);
   return { id, ...access };
@@ -79,7 +84,19 @@ export async function requireEditable(db: Q, viewer: Viewer, id: string): Promis
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** Collections with their owner and whether the viewer collaborates on them. */
+/**
+ * A column holding the subquery's rows as a JSON array (json_group_array on SQLite, json_agg on
+ * PostgreSQL), in the subquery's order: a collection's topics, tags and collaborators come with
+ * its row instead of in one more query each. Read it back with jsonRowsOf.
+ */
+type JsonSource<O> = Parameters<typeof sqliteJsonArrayFrom<O>>[0];
+function jsonRows<O>(db: Q, subquery: JsonSource<O>): RawBuilder<string | O[]> {
+  return (isPostgres(db) ? pgJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery)) as unknown as RawBuilder<string | O[]>;
+}
+/** SQLite answers JSON as text, PostgreSQL as parsed values. */
+const jsonRowsOf = <O>(value: string | O[] | null): O[] => (typeof value === 'string' ? (JSON.parse(value) as O[]) : (value ?? []));
+
+/** Collections with their owner, their topics and whether the viewer collaborates on them. */
 function summaryRows(db: Q, viewerId: string | null) {
   return db
     .selectFrom('supercurations as s')
@@ -100,33 +117,34 @@ function summaryRows(db: Q, viewerId: string | null) {
       's.created_at',
       's.updated_at',
     ])
-    .select(['u.name as owner_name', 'p.avatar_key as owner_avatar_key', 'vc.user_id as collaborator_id']);
+    .select(['u.name as owner_name', 'p.avatar_key as owner_avatar_key', 'vc.user_id as collaborator_id'])
+    .select((eb) =>
+      jsonRows(
+        db,
+        eb
+          .selectFrom('supercuration_topics as st')
+          .innerJoin('topics as t', (join) => join.onRef('t.user_id', '=', 'st.user_id').onRef('t.id', '=', 'st.topic_id'))
+          .select(['t.id', 't.name', 't.color'])
+          .whereRef('st.supercuration_id', '=', 's.id')
+          .orderBy('t.created_at')
+          .orderBy('t.id'),
+      ).as('topics_json'),
+    );
 }
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
 
-async function toSummaries(db: Q, rows: SummaryRow[], viewer: Viewer | null): Promise<SupercurationSummary[]> {
-  if (rows.length === 0) return [];
-  const topics = await db
-    .selectFrom('supercuration_topics as st')
-    .innerJoin('topics as t', (join) => join.onRef('t.user_id', '=', 'st.user_id').onRef('t.id', '=', 'st.topic_id'))
-    .select(['st.supercuration_id', 't.id', 't.name', 't.color'])
-    .where(
-      'st.supercuration_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('t.created_at')
-    .orderBy('t.id')
-    .execute();
+function toSummaries(rows: SummaryRow[], viewer: Viewer | null): SupercurationSummary[] {
   return rows.map((r) => {
     const access: SupercurationAccess = {
       ownerId: r.user_id,
       isPublic: Number(r.is_public) === 1,
       viewerIsCollaborator: r.collaborator_id !== null,
     };
-    const topicDetails: SupercurationTopic[] = topics
-      .filter((t) => t.supercuration_id === r.id)
-      .map((t) => ({ id: t.id, name: t.name, color: t.color }));
+    const topicDetails: SupercurationTopic[] = jsonRowsOf(r.topics_json).map((t) => ({
+      id: t.id,
+      name: t.name,
+      color: t.color,
+    }));
     const topicIds = topicDetails.map((t) => t.id);
     return {
       id: r.id,
@@ -174,24 +192,53 @@ export async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]>
   return categories.map((c) => ({ ...c, tags: tags.filter((t) => t.category_id === c.id).map((t) => t.name) }));
 }
 
-async function toDetail(db: Q, row: SummaryRow, viewer: Viewer | null): Promise<Supercuration> {
-  const [[summary], tagCategories, collaborators] = await Promise.all([
-    toSummaries(db, [row], viewer),
-    tagCategoriesOf(db, row.id),
-    db
-      .selectFrom('collaborators as c')
-      .innerJoin('user as u', 'u.id', 'c.user_id')
-      .leftJoin('profiles as p', 'p.user_id', 'c.user_id')
-      .select(['u.id', 'u.name', 'p.avatar_key'])
-      .where('c.supercuration_id', '=', row.id)
-      .orderBy('c.created_at')
-      .orderBy('u.id')
-      .execute(),
+/**
+ * A collection's page: its summary row plus its tag categories (one row per category and tag, in
+ * tagCategoriesOf's order) and collaborators, in one query.
+ */
+function detailRows(db: Q, viewerId: string | null) {
+  return summaryRows(db, viewerId).select((eb) => [
+    jsonRows(
+      db,
+      eb
+        .selectFrom('tag_categories as tc')
+        .leftJoin('tags as tg', 'tg.category_id', 'tc.id')
+        .select(['tc.id', 'tc.name', 'tc.color', 'tg.name as tag'])
+        .whereRef('tc.supercuration_id', '=', 's.id')
+        .orderBy('tc.position')
+        .orderBy('tc.id')
+        .orderBy('tg.name'),
+    ).as('tags_json'),
+    jsonRows(
+      db,
+      eb
+        .selectFrom('collaborators as c')
+        .innerJoin('user as cu', 'cu.id', 'c.user_id')
+        .leftJoin('profiles as cp', 'cp.user_id', 'c.user_id')
+        .select(['cu.id', 'cu.name', 'cp.avatar_key'])
+        .whereRef('c.supercuration_id', '=', 's.id')
+        .orderBy('c.created_at')
+        .orderBy('cu.id'),
+    ).as('collaborators_json'),
   ]);
+}
+type DetailRow = Awaited<ReturnType<ReturnType<typeof detailRows>['executeTakeFirstOrThrow']>>;
+
+function toDetail(row: DetailRow, viewer: Viewer | null): Supercuration {
+  const [summary] = toSummaries([row], viewer);
+  const tagCategories: TagCategory[] = [];
+  for (const t of jsonRowsOf(row.tags_json)) {
+    let category = tagCategories[tagCategories.length - 1];
+    if (category?.id !== t.id) {
+      category = { id: t.id, name: t.name, color: t.color, tags: [] };
+      tagCategories.push(category);
+    }
+    if (t.tag !== null) category.tags.push(t.tag);
+  }
   return {
     ...(summary as SupercurationSummary),
     tagCategories,
-    collaborators: collaborators.map((c) => ({
+    collaborators: jsonRowsOf(row.collaborators_json).map((c) => ({
       id: c.id,
       name: c.name || UNKNOWN_USER_NAME,
       avatarUrl: avatarUrl(c.id, c.avatar_key ?? null),
@@ -199,37 +246,42 @@ async function toDetail(db: Q, row: SummaryRow, viewer: Viewer | null): Promise<
   };
 }
 
+const detailById = queryTemplate<'viewer' | 'id', DetailRow>((db, a) => detailRows(db, a.viewer).where('s.id', '=', a.id));
+const publicDetailBySlug = queryTemplate<'viewer' | 'slug', DetailRow>((db, a) =>
+  detailRows(db, a.viewer).where('s.slug', '=', a.slug).where('s.is_public', '=', 1),
+);
+
 /** The detail of a collection the viewer may see, else 404 'Supercuration not found'. */
 export async function getSupercuration(db: Db, viewer: Viewer | null, id: string): Promise<Supercuration> {
-  const row = await summaryRows(db.kysely, viewer?.id ?? null).where('s.id', '=', id).executeTakeFirst();
+  const [row] = await detailById(db.kysely, { viewer: viewer?.id ?? '', id });
   if (!row || !canSeeSupercuration(viewer, toAccess({ owner_id: row.user_id, ...row }))) {
     throw notFound(SUPERCURATION_MESSAGES.notFound);
   }
-  return toDetail(db.kysely, row, viewer);
+  return toDetail(row, viewer);
 }
 
 /** The public page's collection: public ones only, else 404 "This supercuration doesn't exist or is private". */
 export async function getPublicSupercuration(db: Db, viewer: Viewer | null, slug: string): Promise<Supercuration> {
-  const row = await summaryRows(db.kysely, viewer?.id ?? null)
-    .where('s.slug', '=', slug)
-    .where('s.is_public', '=', 1)
-    .executeTakeFirst();
+  const [row] = await publicDetailBySlug(db.kysely, { viewer: viewer?.id ?? '', slug });
   if (!row || !canSeePublicPage(toAccess({ owner_id: row.user_id, ...row }))) {
     throw notFound(SUPERCURATION_MESSAGES.publicNotFound);
   }
-  return toDetail(db.kysely, row, viewer);
+  return toDetail(row, viewer);
 }
 
 /** What the public page's HTML head shows (server/http/web-routes.ts); null unless public. */
 export async function getPublicPageMeta(db: Db, slug: string) {
-  return db.kysely
-    .selectFrom('supercurations as s')
-    .leftJoin('user as u', 'u.id', 's.user_id')
-    .select(['s.title', 's.description', 's.thumbnail_url', 'u.name as owner_name'])
-    .where('s.slug', '=', slug)
-    .where('s.is_public', '=', 1)
-    .executeTakeFirst();
+  return (await publicPageMeta(db.kysely, { slug }))[0];
 }
+const publicPageMeta = queryTemplate<'slug', { title: string; description: string; thumbnail_url: string | null; owner_name: string | null }>(
+  (db, a) =>
+    db
+      .selectFrom('supercurations as s')
+      .leftJoin('user as u', 'u.id', 's.user_id')
+      .select(['s.title', 's.description', 's.thumbnail_url', 'u.name as owner_name'])
+      .where('s.slug', '=', a.slug)
+      .where('s.is_public', '=', 1),
+);
 
 const LIST_TAG = 'sc';
 const SEARCH_TAG = 'sq';
@@ -247,13 +299,25 @@ export function pageOf(rows: Ranked[], size: number) {
   return { ids, hasMore, nextCursor: hasMore && last ? encodeKeyset(LIST_TAG, [last.created_at, last.id]) : null };
 }
 
+/** Summary rows by id; the shape is the number of ids (a page has at most 25). */
+const summariesByIds = queryTemplate<string, SummaryRow>((db, a, shape) =>
+  summaryRows(db, a.viewer ?? '').where(
+    's.id',
+    'in',
+    Array.from({ length: Number(shape) }, (_, i) => a[`id${i}`] ?? ''),
+  ),
+);
+
 /** The summaries of these collections, in this order. */
 export async function summariesOf(db: Q, ids: readonly string[], viewer: Viewer | null): Promise<SupercurationSummary[]> {
   if (ids.length === 0) return [];
-  const rows = await summaryRows(db, viewer?.id ?? null).where('s.id', 'in', [...ids]).execute();
+  const args: Record<string, string> = { viewer: viewer?.id ?? '' };
+  ids.forEach((id, i) => {
+    args[`id${i}`] = id;
+  });
+  const rows = await summariesByIds(db, args, String(ids.length));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return toSummaries(
-    db,
     ids.flatMap((id) => byId.get(id) ?? []),
     viewer,
   );
