@@ -328,6 +328,16 @@ describeEachDatabase('supercurations: directory', (ctx) => {
     expect(await search(word)).toEqual([]);
   });
 
+  it('matches word beginnings of any length: one letter, the prefix-indexed lengths and beyond them', async () => {
+    const owner = await signedInUser(ctx.server.url);
+    const long = `lx${Date.now().toString(36)}abcdefghijkl`;
+    const c = await createCollection(owner, { isPublic: true, title: 'Quiet one', description: `See ${long} here` });
+    const search = async (q: string) => (await testClient(ctx.server.url).api.directory({ q })).items.map((s) => s.id);
+    for (const n of [3, 12, 13, long.length]) expect(await search(long.slice(0, n))).toContain(c.id);
+    expect(await search(`q ${long.slice(0, 12)}`)).toEqual([c.id]);
+    expect(await search(`${long.slice(0, 13)}x`)).toEqual([]);
+  });
+
   it('pages search results: a common word over several pages, newest first, without repeats', async () => {
     const owner = await signedInUser(ctx.server.url);
     const word = `pg${Date.now().toString(36)}`;
