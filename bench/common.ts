@@ -81,6 +81,45 @@ export async function measurePaired(trivial: Load, route: Load, durationS: numbe
   return { ...(await measure(route, durationS, cpu)), trivial: pairedTrivial };
 }
 
+export interface NamedLoad {
+  name: string;
+  load: Load;
+}
+
+export type MeasuredRoute = Paired & { name: string; vsTrivial: number; loadAverage: string };
+
+/**
+ * Each route measured right after the trivial route (measurePaired), one after the other, with
+ * its throughput relative to the trivial route's and the load average when it finished.
+ */
+export async function measureRoutes(
+  trivial: Load,
+  routes: readonly NamedLoad[],
+  durationS: number,
+  cpu?: CpuProbe,
+): Promise<MeasuredRoute[]> {
+  const results: MeasuredRoute[] = [];
+  for (const route of routes) {
+    const t = await measurePaired(trivial, route.load, durationS, cpu);
+    results.push({ name: route.name, ...t, vsTrivial: t.reqPerSec / t.trivial.reqPerSec, loadAverage: loadAverages() });
+  }
+  return results;
+}
+
+/** `fn` over the items, `concurrency` at a time, results in the items' order (e.g. signing a pool of users in). */
+export async function pool<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return out;
+}
+
 /** `n` microseconds, or '?' when unknown. */
 export const us = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '?' : `${Math.round(n)} µs`);
 

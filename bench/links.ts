@@ -10,7 +10,7 @@ import { randomInt } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { sql } from 'kysely';
 import type { Db } from '../server/db';
-import { type CpuProbe, type Load, type Paired, loadAverages, measurePaired, printTable, rate, us, wholeMs } from './common';
+import { type CpuProbe, type Load, type Paired, loadAverages, measurePaired, pool, printTable, rate, us, wholeMs } from './common';
 import { heavyUserCount, seedEmail, seedLinkId } from './seed';
 
 export const BUDGET = { p99Ms: 25, vsTrivial: 0.4 } as const;
@@ -120,20 +120,6 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * ite
 const nonEmptyPage = (body: string) => body.startsWith('{"items":[{');
 const likeState = (body: string) => body.includes('"liked":');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
-/** `fn` over `items`, `concurrency` at a time. */
-async function pool<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return out;
-}
 
 interface Page {
   items: unknown[];
