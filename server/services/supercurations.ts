@@ -451,7 +451,8 @@ export async function pgSearch(db: Q, words: readonly string[], q: DirectoryPara
 /**
  * SQLite search: the FTS5 table drives, read in rowid order from the newest (rowid follows
  * insertion, which is creation order), so a page stops after 24 hits however common the words;
- * the cursor is the last rowid. The collections of the page are then read by id.
+ * the cursor is the last rowid. The page's rows are read by rowid in the same query (an integer
+ * key: no lookup through the text id's index), with their summary columns.
  */
 async function sqliteSearch(
   db: Q,
@@ -460,30 +461,51 @@ async function sqliteSearch(
   q: DirectoryParams,
 ): Promise<Page<SupercurationSummary>> {
   const size = DIRECTORY_PAGE_SIZE;
-  const rows = await sqliteSearchQuery(words, q.focus, q.cursor, size).execute(db);
-  const hasMore = rows.rows.length > size;
-  const hits = rows.rows.slice(0, size);
+  const after = q.cursor ? decodeKeyset(SEARCH_TAG, ['number'], q.cursor)[0] : undefined;
+  const rows = await sqliteSearchPage(
+    db,
+    { viewer: viewer?.id ?? '', match: ftsMatch(words), after },
+    `${q.focus ?? ''} ${after === undefined ? 'first' : 'after'}`,
+  );
+  const hasMore = rows.length > size;
+  const hits = rows.slice(0, size);
   const last = hits[hits.length - 1];
   return {
-    items: await summariesOf(
-      db,
-      hits.map((h) => h.id),
-      viewer,
-    ),
+    items: toSummaries(hits, viewer),
     hasMore,
     nextCursor: hasMore && last ? encodeKeyset(SEARCH_TAG, [Number(last.r)]) : null,
   };
 }
 
-export function sqliteSearchQuery(words: readonly string[], focus: FocusCategory | undefined, cursor: string | undefined, size: number) {
-  const after = cursor ? decodeKeyset(SEARCH_TAG, ['number'], cursor)[0] : undefined;
+/** The rowids (r) of one page of search hits, one more than a page, newest first. */
+function sqliteSearchSql(match: string, focus: FocusCategory | undefined, after: unknown, size: number) {
   return sql<{ id: string; r: number }>`select s.id, supercurations_search.rowid as r
     from supercurations_search cross join supercurations s on s.rowid = supercurations_search.rowid
-    where supercurations_search match ${ftsMatch(words)} and s.is_public = 1
+    where supercurations_search match ${match} and s.is_public = 1
     ${after === undefined ? sql`` : sql`and supercurations_search.rowid < ${after}`}
     ${focus ? sql`and ${inFocus(focus)}` : sql``}
     order by supercurations_search.rowid desc limit ${size + 1}`;
 }
+
+export function sqliteSearchQuery(words: readonly string[], focus: FocusCategory | undefined, cursor: string | undefined, size: number) {
+  const after = cursor ? decodeKeyset(SEARCH_TAG, ['number'], cursor)[0] : undefined;
+  return sqliteSearchSql(ftsMatch(words), focus, after, size);
+}
+
+/** A search page's summary rows; the shape is the focus category and whether there is a cursor. */
+const sqliteSearchPage = queryTemplate<'viewer' | 'match' | 'after', SummaryRow & { r: number }>((db, a, shape) => {
+  const [focus, page] = shape.split(' ');
+  const hits = sqliteSearchSql(
+    a.match,
+    (focus || undefined) as FocusCategory | undefined,
+    page === 'after' ? a.after : undefined,
+    DIRECTORY_PAGE_SIZE,
+  );
+  return summaryRows(db, a.viewer)
+    .select(sql<number>`s.rowid`.as('r'))
+    .where(sql<boolean>`s.rowid in (select r from (${hits}))`)
+    .orderBy(sql`s.rowid`, 'desc');
+});
 
 /**
  * A user's public collections (their profile's 'Public Supercurations'), newest first, 24 a page,
