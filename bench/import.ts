@@ -8,7 +8,8 @@
  *              extractUrls as the app reads them. BENCH_IMPORT_OCR=0 leaves OCR out.
  *   batch      POST /api/links/batch with 100 links, BENCH_BATCHES (20) times, one after another.
  *   bookmarks  a 50,000-bookmark Netscape file (50 folders, tags, descriptions) POSTed to
- *              /api/import/bookmarks as multipart.
+ *              /api/import/bookmarks as multipart, reading the NDJSON progress stream as the app
+ *              does (time to the first progress line, number of lines, total).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { BOOKMARKS_MAX_COUNT, extractUrls, normalizeUrl } from '../shared/domain';
+import { BOOKMARKS_MAX_COUNT, BOOKMARKS_NDJSON, extractUrls, normalizeUrl, readImportEvents } from '../shared/domain';
 import type { BookmarkImportSummary } from '../shared/domain';
 import { BOOKMARKS_FOOTER, BOOKMARKS_HEADER, FOLDER_CLOSE, bookmarkLine, escapeHtml, folderOpen } from '../server/services/bookmark-file';
 import { OCR_BASE } from '../web/features/import/ocr';
@@ -83,6 +84,9 @@ export interface ImportResult {
     ms: number;
     perSec: number;
     status: number;
+    /** From the request's start to the first progress line (upload and parsing included). */
+    firstProgressMs?: number;
+    progressLines: number;
     summary?: Omit<BookmarkImportSummary, 'collections'> & { collections: number };
     error?: string;
     peakRssMb?: number;
@@ -467,6 +471,7 @@ function bookmarkFile(count: number): { html: string; folders: number } {
 
 const compact = ({ collections, ...rest }: BookmarkImportSummary) => ({ ...rest, collections: collections.length });
 
+/** Imports the file as the web app does: multipart, with the NDJSON progress stream read as it comes. */
 async function benchBookmarks(ctx: ImportContext, cookie: string): Promise<ImportResult['bookmarks']> {
   const { html, folders } = bookmarkFile(BOOKMARKS);
   const bytes = Buffer.byteLength(html);
@@ -475,12 +480,34 @@ async function benchBookmarks(ctx: ImportContext, cookie: string): Promise<Impor
   const t0 = performance.now();
   const res = await fetch(`${ctx.baseUrl}/api/import/bookmarks`, {
     method: 'POST',
-    headers: { origin: ctx.origin, cookie },
+    headers: { origin: ctx.origin, cookie, accept: BOOKMARKS_NDJSON },
     body: form,
   });
-  const text = await res.text();
+  let text = '';
+  let offset = 0;
+  let firstProgressMs: number | undefined;
+  let progressLines = 0;
+  let summary: BookmarkImportSummary | undefined;
+  let error: string | undefined;
+  if (res.ok && res.body) {
+    const decoder = new TextDecoder();
+    const reader = res.body.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      text += decoder.decode(r.value, { stream: true });
+      const read = readImportEvents(text, offset);
+      offset = read.next;
+      for (const event of read.events) {
+        if (event.type === 'progress') {
+          progressLines += 1;
+          firstProgressMs ??= performance.now() - t0;
+        } else if (event.type === 'summary') summary = event.summary;
+        else error = event.error;
+      }
+    }
+  } else {
+    error = (await res.text()).slice(0, 300);
+  }
   const elapsed = performance.now() - t0;
-  const ok = res.ok;
   return {
     count: BOOKMARKS,
     bytes,
@@ -488,7 +515,9 @@ async function benchBookmarks(ctx: ImportContext, cookie: string): Promise<Impor
     ms: elapsed,
     perSec: BOOKMARKS / (elapsed / 1000),
     status: res.status,
-    ...(ok ? { summary: compact(JSON.parse(text) as BookmarkImportSummary) } : { error: text.slice(0, 300) }),
+    firstProgressMs,
+    progressLines,
+    ...(summary ? { summary: compact(summary) } : { error: error ?? 'no summary line' }),
     peakRssMb: ctx.memory?.().peakRssMb,
   };
 }
@@ -574,11 +603,13 @@ export function printImport({ ocr, batch, bookmarks }: ImportResult): void {
   console.log('');
   const s = bookmarks.summary;
   printTable([
-    ['POST /api/import/bookmarks', 'size', 'status', 'time', 'bookmarks/s', 'created', 'dup/invalid', 'collections', 'server peak RSS'],
+    ['POST /api/import/bookmarks (NDJSON)', 'size', 'status', 'first progress', 'progress lines', 'time', 'bookmarks/s', 'created', 'dup/invalid', 'collections', 'server peak RSS'],
     [
       `${bookmarks.count.toLocaleString('en-US')} bookmarks, ${bookmarks.folders} folders`,
       mb(bookmarks.bytes / 1024 / 1024),
       String(bookmarks.status),
+      bookmarks.firstProgressMs === undefined ? '-' : ms(bookmarks.firstProgressMs),
+      String(bookmarks.progressLines),
       ms(bookmarks.ms),
       Math.round(bookmarks.perSec).toLocaleString('en-US'),
       s ? String(s.created) : '-',

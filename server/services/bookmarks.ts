@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type ReferenceExpression, type SqlBool, sql } from 'kysely';
 import {
   BOOKMARKS_CHUNK,
   DEFAULT_LINK_TEXT,
@@ -16,7 +16,7 @@ import {
   URL_MAX_LENGTH,
   normalizeUrl,
 } from '../../shared/domain';
-import type { Db } from '../db';
+import type { Db, Dialect } from '../db';
 import type { Viewer } from '../policies/viewer';
 import {
   BOOKMARKS_FOOTER,
@@ -64,6 +64,21 @@ function prepare(b: ParsedBookmark, nowIso: string): Prepared | null {
     topics: [...topics].map(([id, name]) => ({ id, name })),
     folder: b.folders.length > 0 ? clip(folderTitle(b.folders), TITLE_MAX_LENGTH) : null,
   };
+}
+
+/**
+ * `column IN (values)` for up to a chunk of values; on PostgreSQL `column = ANY($1)`: one array
+ * parameter instead of hundreds, so the statement's text is the same for every chunk and a
+ * prepared statement's generic plan still looks each value up in the index (an IN list of 500
+ * parameters under a generic plan took 100-500 ms a query).
+ */
+function inList<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  dialect: Dialect,
+  column: ReferenceExpression<DB, TB>,
+  values: string[],
+): Expression<SqlBool> {
+  return dialect === 'postgres' ? eb(column, '=', sql<string>`any(${values}::text[])`) : eb(column, 'in', values);
 }
 
 /** What POST /api/import/bookmarks/preview lists: the bookmarks and each folder path's count. */
@@ -231,7 +246,7 @@ export async function importBookmarks(
         .selectFrom('links')
         .select(['id', 'url'])
         .where('user_id', '=', viewer.id)
-        .where('url', 'in', urls)
+        .where((eb) => inList(eb, db.dialect, 'url', urls))
         .orderBy((eb) => eb.case().when('original_post_id', 'is', null).then(0).else(1).end())
         .orderBy('created_at')
         .orderBy('id')
@@ -245,8 +260,8 @@ export async function importBookmarks(
           .selectFrom('supercuration_links as sl')
           .innerJoin('links as l', 'l.id', 'sl.link_id')
           .select(['sl.supercuration_id', 'l.url'])
-          .where('sl.supercuration_id', 'in', chunkCollections)
-          .where('l.url', 'in', urls)
+          .where((eb) => inList(eb, db.dialect, 'sl.supercuration_id', chunkCollections))
+          .where((eb) => inList(eb, db.dialect, 'l.url', urls))
           .execute();
         for (const r of rows) memberUrls.add(`${r.supercuration_id}\n${r.url}`);
       }
