@@ -96,7 +96,7 @@ function jsonRows<O>(db: Q, subquery: JsonSource<O>): RawBuilder<string | O[]> {
 /** SQLite answers JSON as text, PostgreSQL as parsed values. */
 const jsonRowsOf = <O>(value: string | O[] | null): O[] => (typeof value === 'string' ? (JSON.parse(value) as O[]) : (value ?? []));
 
-/** Collections with their owner, their topics and whether the viewer collaborates on them. */
+/** Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them. */
 function summaryRows(db: Q, viewerId: string | null) {
   return db
     .selectFrom('supercurations as s')
@@ -124,10 +124,8 @@ function summaryRows(db: Q, viewerId: string | null) {
         eb
           .selectFrom('supercuration_topics as st')
           .innerJoin('topics as t', (join) => join.onRef('t.user_id', '=', 'st.user_id').onRef('t.id', '=', 'st.topic_id'))
-          .select(['t.id', 't.name', 't.color'])
-          .whereRef('st.supercuration_id', '=', 's.id')
-          .orderBy('t.created_at')
-          .orderBy('t.id'),
+          .select(['t.id', 't.name', 't.color', 't.created_at'])
+          .whereRef('st.supercuration_id', '=', 's.id'),
       ).as('topics_json'),
     );
 }
@@ -140,7 +138,10 @@ function toSummaries(rows: SummaryRow[], viewer: Viewer | null): SupercurationSu
       isPublic: Number(r.is_public) === 1,
       viewerIsCollaborator: r.collaborator_id !== null,
     };
-    const topicDetails: SupercurationTopic[] = jsonRowsOf(r.topics_json).map((t) => ({
+    // Sorted here (by creation, then id), not in SQL: no temporary B-tree per collection row.
+    const topicDetails: SupercurationTopic[] = jsonRowsOf(r.topics_json)
+      .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1))
+      .map((t) => ({
       id: t.id,
       name: t.name,
       color: t.color,
