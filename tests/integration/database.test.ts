@@ -1,0 +1,52 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../../server/db';
+import { testDatabases } from '../support/databases';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const databases = await testDatabases();
+
+/** How server/db/index.ts sets up each connection, seen from the database itself. */
+for (const database of databases) {
+  describe(`database connection [${database.name}]`, () => {
+    let db: Db;
+    let drop: () => Promise<void>;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-db-'));
+    beforeAll(async () => {
+      const fresh = await database.create();
+      drop = fresh.drop;
+      db = openDatabase({ databaseUrl: fresh.databaseUrl, dataDir });
+    });
+    afterAll(async () => {
+      await db?.close();
+      await drop?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    if (database.name === 'sqlite') {
+      it('runs SQLite in WAL mode with foreign keys enforced', async () => {
+        const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.kysely);
+        const fks = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.kysely);
+        expect(journal.rows[0]?.journal_mode).toBe('wal');
+        expect(fks.rows[0]?.foreign_keys).toBe(1);
+      });
+    } else {
+      it('prepares a parameterised query once per connection, but not one with an array parameter', async () => {
+        await db.kysely.connection().execute(async (conn) => {
+          const scalar = sql<{ n: number }>`select ${41}::int + 1 as n`;
+          const array = sql<{ n: number }>`select cardinality(${['a', 'b']}::text[]) as n`;
+          for (let i = 0; i < 3; i += 1) {
+            expect((await scalar.execute(conn)).rows[0]?.n).toBe(42);
+            expect((await array.execute(conn)).rows[0]?.n).toBe(2);
+          }
+          const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(conn);
+          const statements = prepared.rows.map((r) => r.statement);
+          expect(statements).toContain('select $1::int + 1 as n');
+          expect(statements.some((s) => s.includes('cardinality'))).toBe(false);
+        });
+      });
+    }
+  });
+}
