@@ -62,5 +62,6 @@ export function ftsMatch(words: readonly string[]): string {
 export function pgSearchCondition(words: readonly string[]): RawBuilder<boolean> {
   // Each word as a quoted prefix lexeme, 'word':* & 'other':*, folded like the document.
   const query = words.map((w) => `'${w.replace(/'/g, "''").replace(/\\/g, '\\\\')}':*`).join(' & ');
-  return sql<boolean>`s.search_doc @@ to_tsquery('simple'::regconfig, translate(lower(${query}), ${FOLD.from}, ${FOLD.to}))`;
+  // A scalar subquery: PostgreSQL builds the tsquery once per statement, also in a generic plan.
+  return sql<boolean>`s.search_doc @@ (select to_tsquery('simple'::regconfig, translate(lower(${query}), ${FOLD.from}, ${FOLD.to})))`;
 }

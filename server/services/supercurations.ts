@@ -435,8 +435,8 @@ export async function pgSearch(db: Q, words: readonly string[], q: DirectoryPara
     select id, created_at from (
       select s.id, s.created_at, ${match} as hit, ${focus} as in_focus
       from supercurations s where s.is_public = 1 ${keyset}
-      order by s.created_at desc, s.id desc limit ${PG_SEARCH_WINDOW}
-    ) w where hit and in_focus order by created_at desc, id desc limit ${size + 1}`.execute(db);
+      order by s.created_at desc, s.id desc limit ${sql.lit(PG_SEARCH_WINDOW)}
+    ) w where hit and in_focus order by created_at desc, id desc limit ${sql.lit(size + 1)}`.execute(db);
   if (recent.rows.length > size) return recent.rows;
   return db.transaction().execute(async (trx) => {
     await sql`set local enable_seqscan = off`.execute(trx);
@@ -444,7 +444,7 @@ export async function pgSearch(db: Q, words: readonly string[], q: DirectoryPara
       with hits as materialized (select s.id, s.created_at, s.is_public from supercurations s where ${match})
       select s.id, s.created_at from hits s
       where s.is_public = 1 ${keyset} and ${focus}
-      order by s.created_at desc, s.id desc limit ${size + 1}`.execute(trx);
+      order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}`.execute(trx);
     return all.rows;
   });
 }
@@ -485,7 +485,7 @@ function sqliteSearchSql(match: string, focus: FocusCategory | undefined, after:
     where supercurations_search match ${match} and s.is_public = 1
     ${after === undefined ? sql`` : sql`and supercurations_search.rowid < ${after}`}
     ${focus ? sql`and ${inFocus(focus)}` : sql``}
-    order by supercurations_search.rowid desc limit ${size + 1}`;
+    order by supercurations_search.rowid desc limit ${sql.lit(size + 1)}`;
 }
 
 export function sqliteSearchQuery(words: readonly string[], focus: FocusCategory | undefined, cursor: string | undefined, size: number) {
