@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import {
   type AddResource,
@@ -97,7 +97,8 @@ function resourcePage(db: Q, viewerId: string | null, id: string, f: ResourceFil
   }
   if (f.after) query = query.where(keysetAfter(sort.columns, sort.direction, f.after));
   for (const c of sort.columns) query = query.orderBy(c, sort.direction);
-  return query.limit(FEED_PAGE_SIZE + 1);
+  // A literal LIMIT: with a parameter, a prepared statement's generic plan can't tell a page from a scan.
+  return query.limit(sql.lit(FEED_PAGE_SIZE + 1));
 }
 type ResourceRow = Awaited<ReturnType<ReturnType<typeof resourcePage>['executeTakeFirstOrThrow']>>;
 
