@@ -269,7 +269,8 @@ export function feedQuery(db: Q, viewerId: string, q: LinkListParams, at = Date.
     query = query.where(keysetAfter(keys.map((k) => `links.${k}`), direction, decodeCursor(q.sort, q.cursor)));
   }
   for (const k of keys) query = query.orderBy(`links.${k}`, direction);
-  return query.limit(FEED_PAGE_SIZE + 1);
+  // A literal LIMIT, as for resources: a prepared statement's generic plan then knows it reads a page.
+  return query.limit(sql.lit(FEED_PAGE_SIZE + 1));
 }
 
 export async function listLinks(db: Db, viewer: Viewer, q: LinkListParams): Promise<Page<Link>> {
