@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { z } from 'zod';
 import {
@@ -91,7 +90,10 @@ export async function requireEditable(db: Q, viewer: Viewer, id: string): Promis
  */
 type JsonSource<O> = Parameters<typeof sqliteJsonArrayFrom<O>>[0];
 function jsonRows<O>(db: Q, subquery: JsonSource<O>): RawBuilder<string | O[]> {
-  return (isPostgres(db) ? pgJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery)) as unknown as RawBuilder<string | O[]>;
+  // PostgreSQL: json_agg of no rows is null (read as []); Kysely's helper would add a '[]' literal,
+  // which server/db/index.ts takes for an array parameter and then doesn't prepare the statement.
+  if (isPostgres(db)) return sql<O[]>`(select json_agg(agg) from ${subquery} as agg)`;
+  return sqliteJsonArrayFrom(subquery) as unknown as RawBuilder<string | O[]>;
 }
 /** SQLite answers JSON as text, PostgreSQL as parsed values. */
 const jsonRowsOf = <O>(value: string | O[] | null): O[] => (typeof value === 'string' ? (JSON.parse(value) as O[]) : (value ?? []));
