@@ -72,22 +72,29 @@ export async function assertEditableCollections(trx: Q, viewer: Viewer, ids: rea
 
 export const duplicateLink = () => new HttpError(409, SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
 
-/** A membership of one of the collections (id0…) with this link or another link with its URL. */
+/**
+ * A membership of one of the collections (id0…) with this link or another link with its URL
+ * (`url`, the link's own: the link itself is among the links with it). Driven from the URL's few
+ * links (links_url), then each membership by key; an OR of both conditions let PostgreSQL's
+ * generic plan scan every membership of a big collection.
+ */
 const duplicateMember = queryTemplate<string, { supercuration_id: string }>((db, a, shape) => {
   const [count = '0', url] = shape.split(' ');
   const ids = idArgs(a, count);
+  if (url === 'no-url') {
+    return db
+      .selectFrom('supercuration_links as sl')
+      .select('sl.supercuration_id')
+      .where('sl.link_id', '=', a.link ?? '')
+      .where('sl.supercuration_id', 'in', ids)
+      .limit(1);
+  }
   return db
-    .selectFrom('supercuration_links as sl')
+    .selectFrom('links as l')
+    .innerJoin('supercuration_links as sl', 'sl.link_id', 'l.id')
     .select('sl.supercuration_id')
+    .where('l.url', '=', a.url ?? '')
     .where('sl.supercuration_id', 'in', ids)
-    .where((eb) =>
-      url === 'no-url'
-        ? eb('sl.link_id', '=', a.link ?? '')
-        : eb.or([
-            eb('sl.link_id', '=', a.link ?? ''),
-            eb('sl.link_id', 'in', eb.selectFrom('links as l').select('l.id').where('l.url', '=', a.url ?? '')),
-          ]),
-    )
     .limit(1);
 });
 
