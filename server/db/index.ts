@@ -94,7 +94,11 @@ function withNamedStatements(pool: PG.Pool): PostgresPool {
   };
   const wrap = (client: PG.PoolClient): PostgresPoolClient => {
     const query = (text: string, values: readonly unknown[]) =>
-      client.query({ name: values.length > 0 && !text.includes('[]') ? nameOf(text) : undefined, text, values: [...values] });
+      client.query({
+        name: values.length > 0 && !values.some(Array.isArray) ? nameOf(text) : undefined,
+        text,
+        values: [...values],
+      });
     return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
   };
   return {
