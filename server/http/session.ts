@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { MSG } from '../../shared/domain';
 import type { Auth } from '../auth';
 import type { Db } from '../db';
+import { queryTemplate } from '../services/query-templates';
 import type { Viewer } from '../policies/viewer';
 import { unauthorized } from './errors';
 
@@ -17,6 +18,16 @@ interface Options {
   secret: string;
   secureCookies: boolean;
 }
+
+/** The session and its user by token, compiled once (server/services/query-templates.ts). */
+const sessionTemplate = queryTemplate<'token', { id: string; email: string; name: string; expiresAt: string | Date }>(
+  (db, { token }) =>
+    db
+      .selectFrom('session')
+      .innerJoin('user', 'user.id', 'session.userId')
+      .select(['user.id', 'user.email', 'user.name', 'session.expiresAt'])
+      .where('session.token', '=', token),
+);
 
 /**
  * Resolves the signed-in user of a request from Better Auth's session cookie.
@@ -43,12 +54,7 @@ export function sessionReader({ auth, db, secret, secureCookies }: Options) {
   async function viewerOf(req: FastifyRequest): Promise<Viewer | null> {
     const token = tokenOf(req);
     if (!token) return null;
-    const row = await db.kysely
-      .selectFrom('session')
-      .innerJoin('user', 'user.id', 'session.userId')
-      .select(['user.id', 'user.email', 'user.name', 'session.expiresAt'])
-      .where('session.token', '=', token)
-      .executeTakeFirst();
+    const [row] = await sessionTemplate(db.kysely, { token });
     if (!row) return null;
     const expiresAt = new Date(row.expiresAt).getTime();
     const now = Date.now();

@@ -31,6 +31,7 @@ import {
   toAccess,
 } from './memberships';
 import { avatarUrl } from './profiles';
+import { queryTemplate } from './query-templates';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -82,21 +83,30 @@ export interface Membership extends SupercurationAccess {
   tags: string[];
 }
 
-/** Every collection containing one of the links, with that collection's tags on it. */
-export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
-  if (linkIds.length === 0) return [];
-  const rows = await collectionAccess(db, viewerId)
+/** Every collection containing one of the links, with that collection's tags on it: compiled once per number of links. */
+const membershipTemplate = queryTemplate((db, args, count) =>
+  collectionAccess(db, args.viewer as string)
     .innerJoin('supercuration_links as sl', 'sl.supercuration_id', 's.id')
     .leftJoin('supercuration_link_tags as slt', (join) =>
       join.onRef('slt.supercuration_id', '=', 'sl.supercuration_id').onRef('slt.link_id', '=', 'sl.link_id'),
     )
     .leftJoin('tags as t', 't.id', 'slt.tag_id')
     .select(['sl.link_id', 't.name as tag'])
-    .where('sl.link_id', 'in', linkIds)
+    .where(
+      'sl.link_id',
+      'in',
+      Array.from({ length: Number(count) }, (_, i) => args[`link${i}`] as string),
+    )
     .orderBy('sl.created_at')
     .orderBy('s.id')
-    .orderBy('t.name')
-    .execute();
+    .orderBy('t.name'),
+);
+
+export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
+  if (linkIds.length === 0) return [];
+  const args: Record<string, unknown> = { viewer: viewerId ?? '' };
+  linkIds.forEach((id, i) => (args[`link${i}`] = id));
+  const rows = await membershipTemplate(db, args, String(linkIds.length));
   const byKey = new Map<string, Membership>();
   for (const r of rows) {
     const key = `${r.link_id} ${r.supercuration_id}`;
@@ -236,45 +246,86 @@ export function likePatterns(q: string): string[] {
     .map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
 }
 
+/** What decides a feed query's SQL text; the values go in separately (see feedInput). */
+interface FeedShape {
+  scope: LinkListParams['scope'];
+  sort: Sort;
+  since: boolean;
+  format: boolean;
+  topic: boolean;
+  words: number;
+  cursor: boolean;
+}
+
+/** A feed request as the shape of its query and the values of its parameters. */
+function feedInput(viewerId: string, q: LinkListParams, at: number) {
+  const since = windowStart(q.window, at);
+  const patterns = q.q ? likePatterns(q.q) : [];
+  const cursor = q.cursor ? decodeCursor(q.sort, q.cursor) : [];
+  const shape: FeedShape = {
+    scope: q.scope,
+    sort: q.sort,
+    since: since !== null,
+    format: Boolean(q.format),
+    topic: Boolean(q.topic),
+    words: patterns.length,
+    cursor: cursor.length > 0,
+  };
+  const values: Record<string, unknown> = { viewer: viewerId, since, format: q.format, topic: q.topic };
+  patterns.forEach((p, i) => (values[`word${i}`] = p));
+  cursor.forEach((c, i) => (values[`key${i}`] = c));
+  return { shape, values };
+}
+
 /** The query of one feed page (one row more than a page, to learn whether there is more). */
-export function feedQuery(db: Q, viewerId: string, q: LinkListParams, at = Date.now()) {
-  const { keys, direction } = SORTS[q.sort];
+function buildFeedQuery(db: Q, shape: FeedShape, v: Record<string, unknown>) {
+  const { keys, direction } = SORTS[shape.sort];
+  const viewerId = v.viewer as string;
   let query = linkRows(db, viewerId).where('links.user_id', '=', viewerId);
   query =
-    q.scope === 'mine'
+    shape.scope === 'mine'
       ? query.where('links.in_main_feed', '=', 1)
       : query.where('links.original_post_id', 'is not', null);
-  const since = windowStart(q.window, at);
-  if (since) query = query.where('links.created_at', '>=', since);
-  if (q.format) query = query.where('links.format', '=', q.format);
-  const topic = q.topic;
-  if (topic) {
+  if (shape.since) query = query.where('links.created_at', '>=', v.since as string);
+  if (shape.format) query = query.where('links.format', '=', v.format as FormatId);
+  if (shape.topic) {
     query = query.where(({ exists, selectFrom }) =>
       exists(
         selectFrom('link_topics')
           .select('link_topics.link_id')
           .whereRef('link_topics.link_id', '=', 'links.id')
-          .where('link_topics.topic_id', '=', topic),
+          .where('link_topics.topic_id', '=', v.topic as string),
       ),
     );
   }
   // Search among the viewer's own links (the 'Add New Resource' dialog): every word in the title or description.
-  for (const pattern of q.q ? likePatterns(q.q) : []) {
+  for (let i = 0; i < shape.words; i++) {
+    const pattern = v[`word${i}`];
     query = query.where(
       sql<boolean>`(lower(links.title) like ${pattern} escape '\\' or lower(links.description) like ${pattern} escape '\\')`,
     );
   }
-  if (q.cursor) {
+  if (shape.cursor) {
     // Row-value comparison: one range bound on the index, unlike `a < ? or (a = ? and id < ?)`.
-    query = query.where(keysetAfter(keys.map((k) => `links.${k}`), direction, decodeCursor(q.sort, q.cursor)));
+    const values = keys.map((_, i) => v[`key${i}`] as CursorValue);
+    query = query.where(keysetAfter(keys.map((k) => `links.${k}`), direction, values));
   }
   for (const k of keys) query = query.orderBy(`links.${k}`, direction);
   // A literal LIMIT, as for resources: a prepared statement's generic plan then knows it reads a page.
   return query.limit(sql.lit(FEED_PAGE_SIZE + 1));
 }
 
+export function feedQuery(db: Q, viewerId: string, q: LinkListParams, at = Date.now()) {
+  const { shape, values } = feedInput(viewerId, q, at);
+  return buildFeedQuery(db, shape, values);
+}
+
+/** The feed query compiled once per shape (server/services/query-templates.ts). */
+const feedTemplate = queryTemplate((db, args, key) => buildFeedQuery(db, JSON.parse(key) as FeedShape, args));
+
 export async function listLinks(db: Db, viewer: Viewer, q: LinkListParams): Promise<Page<Link>> {
-  const rows = await feedQuery(db.kysely, viewer.id, q).execute();
+  const { shape, values } = feedInput(viewer.id, q, Date.now());
+  const rows = await feedTemplate(db.kysely, values, JSON.stringify(shape));
   const hasMore = rows.length > FEED_PAGE_SIZE;
   const page = rows.slice(0, FEED_PAGE_SIZE);
   const last = page[page.length - 1];
