@@ -90,8 +90,7 @@ export async function requireEditable(db: Q, viewer: Viewer, id: string): Promis
  */
 type JsonSource<O> = Parameters<typeof sqliteJsonArrayFrom<O>>[0];
 function jsonRows<O>(db: Q, subquery: JsonSource<O>): RawBuilder<string | O[]> {
-  // PostgreSQL: json_agg of no rows is null (read as []); Kysely's helper would add a '[]' literal,
-  // which server/db/index.ts takes for an array parameter and then doesn't prepare the statement.
+  // PostgreSQL: json_agg of no rows is null, read as [] (no coalesce needed in SQL).
   if (isPostgres(db)) return sql<O[]>`(select json_agg(agg) from ${subquery} as agg)`;
   return sqliteJsonArrayFrom(subquery) as unknown as RawBuilder<string | O[]>;
 }
