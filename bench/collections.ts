@@ -22,7 +22,7 @@ import { DEFAULT_TOPIC_NAMES, TOPIC_PALETTE } from '../shared/domain';
 import type { Db } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { topicIdFor } from '../server/services/topics';
-import { type CpuProbe, type Load, type MeasuredRoute, type NamedLoad, loadAverages, measureRoutes, pool, printTable, rate, us, wholeMs } from './common';
+import { type CpuProbe, type Load, type MeasuredRoute, type NamedLoad, loadAverages, measureRoutes, pool, printRoutes } from './common';
 import { seedEmail } from './seed';
 
 export const COLLECTIONS_BUDGET = { p99Ms: 30 } as const;
@@ -342,41 +342,9 @@ export async function benchCollections(o: Options): Promise<CollectionsResult> {
 }
 
 export function printCollections(r: CollectionsResult): void {
-  const withDb = r.routes.some((t) => t.dbCpuUs !== undefined);
-  printTable([
-    [
-      `Collections, ${r.connections} connections`,
-      'req/s',
-      'p50',
-      'p99',
-      'non-2xx',
-      'errors',
-      'mismatch',
-      'live req/s',
-      'live p99',
-      'ratio',
-      `p99 < ${COLLECTIONS_BUDGET.p99Ms} ms`,
-      'server CPU/req (live)',
-      ...(withDb ? ['PostgreSQL CPU/req'] : []),
-      'load avg',
-    ],
-    ...r.routes.map((t) => [
-      t.name,
-      rate(t.reqPerSec),
-      wholeMs(t.p50Ms),
-      wholeMs(t.p99Ms),
-      String(t.non2xx + t.trivial.non2xx),
-      String(t.errors + t.trivial.errors),
-      String(t.mismatches),
-      rate(t.trivial.reqPerSec),
-      wholeMs(t.trivial.p99Ms),
-      `${(100 * t.vsTrivial).toFixed(0)} %`,
-      t.meetsBudget ? 'met' : 'MISSED',
-      `${us(t.serverCpuUs)} (${us(t.trivial.serverCpuUs)})`,
-      ...(withDb ? [us(t.dbCpuUs)] : []),
-      t.loadAverage,
-    ]),
-  ]);
+  printRoutes(`Collections, ${r.connections} connections`, r.routes, {
+    verdict: { header: `p99 < ${COLLECTIONS_BUDGET.p99Ms} ms`, of: (t) => (t.meetsBudget ? 'met' : 'MISSED') },
+  });
   console.log(
     `${r.plan.collections.toLocaleString('en-US')} collections (~${100 * PUBLIC_SHARE}% public) seeded in ` +
       `${(r.plan.ms / 1000).toFixed(1)} s; the measured one has ${r.plan.resources.toLocaleString('en-US')} resources. ` +

@@ -138,6 +138,53 @@ export const loadAverages = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
+/**
+ * Measured routes as a table, each beside the trivial route measured just before it ('live'):
+ * throughput, latency, failures, ratio, an optional verdict column, and CPU per request.
+ */
+export function printRoutes<R extends MeasuredRoute>(
+  title: string,
+  routes: readonly R[],
+  options: { mismatchHeader?: string; verdict?: { header: string; of: (route: R) => string } } = {},
+): void {
+  const { mismatchHeader = 'mismatch', verdict } = options;
+  const withDb = routes.some((t) => t.dbCpuUs !== undefined);
+  printTable([
+    [
+      title,
+      'req/s',
+      'p50',
+      'p99',
+      'non-2xx',
+      'errors',
+      mismatchHeader,
+      'live req/s',
+      'live p99',
+      'ratio',
+      ...(verdict ? [verdict.header] : []),
+      'server CPU/req (live)',
+      ...(withDb ? ['PostgreSQL CPU/req'] : []),
+      'load avg',
+    ],
+    ...routes.map((t) => [
+      t.name,
+      rate(t.reqPerSec),
+      wholeMs(t.p50Ms),
+      wholeMs(t.p99Ms),
+      String(t.non2xx + t.trivial.non2xx),
+      String(t.errors + t.trivial.errors),
+      String(t.mismatches),
+      rate(t.trivial.reqPerSec),
+      wholeMs(t.trivial.p99Ms),
+      `${(100 * t.vsTrivial).toFixed(0)} %`,
+      ...(verdict ? [verdict.of(t)] : []),
+      `${us(t.serverCpuUs)} (${us(t.trivial.serverCpuUs)})`,
+      ...(withDb ? [us(t.dbCpuUs)] : []),
+      t.loadAverage,
+    ]),
+  ]);
+}
+
 /** Rows of cells, the first column left-aligned and the others right-aligned. */
 export function printTable(rows: string[][]): void {
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => r[c]?.length ?? 0))) ?? [];

@@ -15,7 +15,7 @@ import { type Db, openDatabase } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { runDigestOnce } from '../server/mail/digest';
 import type { SmtpSink } from '../tests/support/smtp-sink';
-import { type CpuProbe, type Load, type Paired, loadAverages, measurePaired, ms, printTable, rate, us, wholeMs } from './common';
+import { type CpuProbe, type Load, type MeasuredRoute, loadAverages, measureRoutes, ms, printRoutes, rate, us } from './common';
 import { seedEmail } from './seed';
 
 const BATCH = 500;
@@ -104,7 +104,7 @@ export async function seedFollowing(db: Db, users: number, count: number): Promi
 export interface FollowingResult {
   connections: number;
   plan: FollowingPlan;
-  dashboard: Paired & { vsTrivial: number; loadAverage: string };
+  dashboard: MeasuredRoute;
   csv: { runs: number; medianMs: number; maxMs: number; bytes: number; rows: number };
   digest: {
     resources: number;
@@ -143,18 +143,23 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
   const cookie = await o.signIn(plan.publisherEmail);
   const trivial: Load = { url: `${baseUrl}/api/health/live`, connections: o.connections };
   console.log(`Measuring following: GET /api/me/subscribers at ${o.connections} connections (load average ${loadAverages()})...`);
-  const t = await measurePaired(
+  const [dashboard] = await measureRoutes(
     trivial,
-    {
-      url: `${baseUrl}/api/me/subscribers`,
-      connections: o.connections,
-      headers: { cookie },
-      verifyBody: (b) => b.startsWith('{"items":[{'),
-    },
+    [
+      {
+        name: `GET /api/me/subscribers, first page (of ${plan.subscribers.toLocaleString('en-US')})`,
+        load: {
+          url: `${baseUrl}/api/me/subscribers`,
+          connections: o.connections,
+          headers: { cookie },
+          verifyBody: (b) => b.startsWith('{"items":[{'),
+        },
+      },
+    ],
     o.durationS,
     o.cpu,
   );
-  const dashboard = { ...t, vsTrivial: t.reqPerSec / t.trivial.reqPerSec, loadAverage: loadAverages() };
+  if (!dashboard) throw new Error('dashboard route not measured');
 
   console.log(`Exporting the subscribers CSV ${CSV_RUNS} times...`);
   const times: number[] = [];
@@ -233,40 +238,7 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
 }
 
 export function printFollowing(r: FollowingResult): void {
-  const d = r.dashboard;
-  const withDb = d.dbCpuUs !== undefined;
-  printTable([
-    [
-      `Following, ${r.connections} connections`,
-      'req/s',
-      'p50',
-      'p99',
-      'non-2xx',
-      'errors',
-      'mismatch',
-      'live req/s',
-      'live p99',
-      'ratio',
-      'server CPU/req (live)',
-      ...(withDb ? ['PostgreSQL CPU/req'] : []),
-      'load avg',
-    ],
-    [
-      `GET /api/me/subscribers, first page (of ${r.plan.subscribers.toLocaleString('en-US')})`,
-      rate(d.reqPerSec),
-      wholeMs(d.p50Ms),
-      wholeMs(d.p99Ms),
-      String(d.non2xx + d.trivial.non2xx),
-      String(d.errors + d.trivial.errors),
-      String(d.mismatches),
-      rate(d.trivial.reqPerSec),
-      wholeMs(d.trivial.p99Ms),
-      `${(100 * d.vsTrivial).toFixed(0)} %`,
-      `${us(d.serverCpuUs)} (${us(d.trivial.serverCpuUs)})`,
-      ...(withDb ? [us(d.dbCpuUs)] : []),
-      d.loadAverage,
-    ],
-  ]);
+  printRoutes(`Following, ${r.connections} connections`, [r.dashboard]);
   const c = r.csv;
   console.log(
     `GET /api/me/subscribers.csv: ${c.rows.toLocaleString('en-US')} rows, ${(c.bytes / 1024).toFixed(0)} KiB; ` +

@@ -10,7 +10,7 @@ import { randomInt } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { sql } from 'kysely';
 import type { Db } from '../server/db';
-import { type CpuProbe, type Load, type Paired, loadAverages, measurePaired, pool, printTable, rate, us, wholeMs } from './common';
+import { type CpuProbe, type Load, type MeasuredRoute, loadAverages, measureRoutes, pool, printRoutes } from './common';
 import { heavyUserCount, seedEmail, seedLinkId } from './seed';
 
 export const BUDGET = { p99Ms: 25, vsTrivial: 0.4 } as const;
@@ -83,13 +83,10 @@ export async function planLinksBench(db: Db, users: number, typicalCount: number
   return { typical: await load([...typical]), heavy: await load(heavy) };
 }
 
-export interface LinksRoute extends Paired {
-  name: string;
+export interface LinksRoute extends MeasuredRoute {
   /** Feed pages are held to the budget; like toggles (writes) are reported only. */
   budgeted: boolean;
   meetsBudget: boolean;
-  vsTrivial: number;
-  loadAverage: string;
 }
 
 export interface LinksResult {
@@ -232,19 +229,12 @@ export async function benchLinks(o: Options): Promise<LinksResult> {
     `Measuring links: ${o.connections} connections, 1 s warm-up + ${o.durationS} s per route, ` +
       `each right after GET /api/health/live at ${o.connections} connections (load average ${loadAverages()})...`,
   );
-  const results: LinksRoute[] = [];
-  for (const route of routes) {
-    const t = await measurePaired(trivial, route.load, o.durationS, o.cpu);
-    const vsTrivial = t.reqPerSec / t.trivial.reqPerSec;
-    results.push({
-      name: route.name,
-      budgeted: route.budgeted,
-      ...t,
-      vsTrivial,
-      meetsBudget: t.p99Ms < BUDGET.p99Ms && vsTrivial >= BUDGET.vsTrivial,
-      loadAverage: loadAverages(),
-    });
-  }
+  const measured = await measureRoutes(trivial, routes, o.durationS, o.cpu);
+  const results: LinksRoute[] = measured.map((t, i) => ({
+    ...t,
+    budgeted: routes[i]?.budgeted ?? false,
+    meetsBudget: t.p99Ms < BUDGET.p99Ms && t.vsTrivial >= BUDGET.vsTrivial,
+  }));
   return {
     connections: o.connections,
     durationS: o.durationS,
@@ -269,41 +259,10 @@ export function printLinks(r: LinksResult): void {
     const text = missed.length ? `MISSED (${missed.join(', ')})` : 'met';
     return t.budgeted ? text : `(${text})`;
   };
-  const withDb = r.routes.some((t) => t.dbCpuUs !== undefined);
-  printTable([
-    [
-      `Links, ${r.connections} connections`,
-      'req/s',
-      'p50',
-      'p99',
-      'non-2xx',
-      'errors',
-      'empty',
-      'live req/s',
-      'live p99',
-      'ratio',
-      'budget',
-      'server CPU/req (live)',
-      ...(withDb ? ['PostgreSQL CPU/req'] : []),
-      'load avg',
-    ],
-    ...r.routes.map((t) => [
-      t.name,
-      rate(t.reqPerSec),
-      wholeMs(t.p50Ms),
-      wholeMs(t.p99Ms),
-      String(t.non2xx + t.trivial.non2xx),
-      String(t.errors + t.trivial.errors),
-      String(t.mismatches),
-      rate(t.trivial.reqPerSec),
-      wholeMs(t.trivial.p99Ms),
-      `${(100 * t.vsTrivial).toFixed(0)} %`,
-      verdict(t),
-      `${us(t.serverCpuUs)} (${us(t.trivial.serverCpuUs)})`,
-      ...(withDb ? [us(t.dbCpuUs)] : []),
-      t.loadAverage,
-    ]),
-  ]);
+  printRoutes(`Links, ${r.connections} connections`, r.routes, {
+    mismatchHeader: 'empty',
+    verdict: { header: 'budget', of: verdict },
+  });
   console.log(
     `Budget for feed pages: p99 < ${BUDGET.p99Ms} ms and >= ${100 * BUDGET.vsTrivial}% of the req/s of GET /api/health/live ` +
       '(live) measured just before at the same concurrency; like toggles (writes) are in parentheses, not budgeted.',
