@@ -229,12 +229,15 @@ interface PageTesseract {
   createWorker(lang: string, oem: undefined, options: Record<string, unknown>): Promise<PageWorker>;
 }
 interface PageWorker {
-  recognize(image: HTMLCanvasElement): Promise<{ data: { text: string } }>;
+  recognize(image: HTMLCanvasElement, options: object, output: object): Promise<unknown>;
   terminate(): Promise<unknown>;
 }
 type OcrWindow = Window & {
   Tesseract: PageTesseract;
-  OcrImage: { prepareForOcr(bitmap: ImageBitmap): HTMLCanvasElement };
+  OcrImage: {
+    prepareForOcr(bitmap: ImageBitmap): HTMLCanvasElement;
+    recognisePrepared(worker: PageWorker, canvas: HTMLCanvasElement): Promise<string>;
+  };
   benchWorker?: PageWorker;
 };
 
@@ -257,12 +260,16 @@ function startWorker(page: Page): Promise<number> {
 }
 
 /**
- * web/features/import/ocr-image.ts bundled for the page, so the screenshots are prepared for
- * recognition by the app's own code (window.OcrImage.prepareForOcr).
+ * web/features/import/ocr-image.ts and ocr-text.ts bundled for the page, so the screenshots are
+ * prepared and read by the app's own code (window.OcrImage.prepareForOcr, recognisePrepared).
  */
 async function ocrImageScript(): Promise<string> {
   const out = await build({
-    entryPoints: [path.join(ROOT, 'web/features/import/ocr-image.ts')],
+    stdin: {
+      contents: "export { prepareForOcr } from './ocr-image'; export { recognisePrepared } from './ocr-text';",
+      resolveDir: path.join(ROOT, 'web/features/import'),
+      loader: 'ts',
+    },
     bundle: true,
     format: 'iife',
     globalName: 'OcrImage',
@@ -271,7 +278,7 @@ async function ocrImageScript(): Promise<string> {
   return out.outputFiles[0]!.text;
 }
 
-/** Prepares the PNG as the app does (prepareForOcr) and recognises it. */
+/** Prepares the PNG and reads its text as the app does (prepareForOcr, recognisePrepared). */
 function recognise(page: Page, png: Buffer): Promise<{ text: string; ms: number; scale: number }> {
   return page.evaluate(
     async ({ b64 }) => {
@@ -283,8 +290,8 @@ function recognise(page: Page, png: Buffer): Promise<{ text: string; ms: number;
       bitmap.close();
       if (!w.benchWorker) throw new Error('no OCR worker');
       const t0 = performance.now();
-      const { data } = await w.benchWorker.recognize(canvas);
-      return { text: data.text, ms: performance.now() - t0, scale };
+      const text = await w.OcrImage.recognisePrepared(w.benchWorker, canvas);
+      return { text, ms: performance.now() - t0, scale };
     },
     { b64: png.toString('base64') },
   );

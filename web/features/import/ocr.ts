@@ -1,12 +1,13 @@
 import type Tesseract from 'tesseract.js';
 import { prepareForOcr } from './ocr-image';
+import { recognisePrepared } from './ocr-text';
 
 /**
  * In-browser OCR with tesseract.js (issue 6). Its worker script, WebAssembly core and English
  * data are served by our server under OCR_BASE (copied there by scripts/ocr-assets.ts at build
  * time), so reading an image makes no request to any other origin. tesseract.js itself is a
  * separate chunk, loaded only when the user opens the image tab. How images are prepared for it:
- * ocr-image.ts.
+ * ocr-image.ts; how its page becomes text: ocr-text.ts.
  */
 export const OCR_BASE = '/ocr';
 
@@ -68,8 +69,7 @@ export async function recogniseImage(image: Blob, onProgress: (progress: OcrProg
     onProgress({ stage: 'loading' });
     const [worker, prepared] = await Promise.all([startEngine(), prepareImage(image)]);
     onProgress({ stage: 'recognising', percent: 0 });
-    const { data } = await worker.recognize(prepared);
-    return data.text;
+    return await recognisePrepared(worker, prepared);
   } finally {
     if (listener === onProgress) listener = null;
   }
