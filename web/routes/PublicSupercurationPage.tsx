@@ -14,7 +14,7 @@ import { PublicHero } from '../features/supercurations/PublicHero';
 import { usePublicSupercuration } from '../features/supercurations/queries';
 import { SORT_LABELS, useResourceFilters } from '../features/supercurations/resourceFilters';
 import { EmptyResources, ResourceList } from '../features/supercurations/ResourceList';
-import { ResourceCount } from '../features/supercurations/ResourceCount';
+import { ResourcesHeading } from '../features/supercurations/ResourcesHeading';
 import { withTags } from '../features/supercurations/TagCategoryGroup';
 import { TagFilter } from '../features/supercurations/TagFilter';
 import { ViewToggle } from '../features/supercurations/ViewToggle';
@@ -60,12 +60,7 @@ function PublicCollection({ supercuration: s }: { supercuration: Supercuration }
         )}
         <section aria-labelledby="resources-heading" className="grid min-w-0 content-start gap-4">
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <div className="flex items-baseline gap-3">
-              <h2 id="resources-heading" className="text-lg font-semibold">
-                Resources
-              </h2>
-              <ResourceCount count={s.linksCount} />
-            </div>
+            <ResourcesHeading count={s.linksCount} />
             <div className="flex flex-wrap items-center gap-2">
               {hasTags && (
                 <Button

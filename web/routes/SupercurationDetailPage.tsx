@@ -11,7 +11,7 @@ import { AddResourceDialog } from '../features/supercurations/AddResourceDialog'
 import { useSupercuration } from '../features/supercurations/queries';
 import { useResourceFilters } from '../features/supercurations/resourceFilters';
 import { EmptyResources, ResourceList } from '../features/supercurations/ResourceList';
-import { ResourceCount } from '../features/supercurations/ResourceCount';
+import { ResourcesHeading } from '../features/supercurations/ResourcesHeading';
 import { SupercurationHeader } from '../features/supercurations/SupercurationHeader';
 import { TagFilter } from '../features/supercurations/TagFilter';
 import { ViewToggle } from '../features/supercurations/ViewToggle';
@@ -64,12 +64,7 @@ function Detail({ supercuration: s }: { supercuration: Supercuration }) {
       <OfflineBanner>the list will reload when the connection is back.</OfflineBanner>
       <section aria-labelledby="resources-heading" className="grid gap-4 border-t pt-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <div className="flex items-baseline gap-3">
-            <h2 id="resources-heading" className="text-lg font-semibold">
-              Resources
-            </h2>
-            <ResourceCount count={s.linksCount} />
-          </div>
+          <ResourcesHeading count={s.linksCount} />
           <div className="flex items-center gap-2">
             <ViewToggle value={filters.view} onChange={(view) => update({ view })} />
             {addButton}
