@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import {
   type CreateLink,
@@ -128,37 +128,45 @@ export async function toLinks(db: Q, rows: LinkRow[], viewer: Viewer | null): Pr
     viewer?.id ?? null,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => {
-    const collections = memberships.filter((m) => m.linkId === r.id);
-    const visible = collections.filter((c) => canSeeSupercuration(viewer, c));
-    return {
-      id: r.id,
-      url: r.url,
-      title: r.title,
-      description: r.description,
-      thumbnailUrl: r.thumbnail_url,
-      linkText: r.link_text,
-      format: r.format as FormatId | null,
-      topicIds: r.topic_ids ? r.topic_ids.split(',').sort() : [],
-      isOriginalContent: Number(r.is_original_content) === 1,
-      originalPostId: r.original_post_id,
-      inMainFeed: Number(r.in_main_feed) === 1,
-      likes: r.likes_count,
-      repostsCount: r.reposts_count,
-      liked: Boolean(r.liked),
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-      user: {
-        id: r.user_id,
-        name: r.author_name || UNKNOWN_USER_NAME,
-        avatarUrl: avatarUrl(r.user_id, r.author_avatar_key ?? null),
-      },
-      supercurationIds: visible.map((c) => c.supercurationId),
-      supercurationTags: Object.fromEntries(visible.map((c) => [c.supercurationId, c.tags])),
-      canEdit: canEditLink(viewer, { userId: r.user_id }, collections),
-      canDelete: canDeleteLink(viewer, { userId: r.user_id }),
-    };
-  });
+  return rows.map((r) =>
+    linkOf(
+      r,
+      memberships.filter((m) => m.linkId === r.id),
+      viewer,
+    ),
+  );
+}
+
+/** A link as the viewer sees it, from its row and every collection containing it (membershipsOf). */
+export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: Viewer | null): Link {
+  const visible = collections.filter((c) => canSeeSupercuration(viewer, c));
+  return {
+    id: r.id,
+    url: r.url,
+    title: r.title,
+    description: r.description,
+    thumbnailUrl: r.thumbnail_url,
+    linkText: r.link_text,
+    format: r.format as FormatId | null,
+    topicIds: r.topic_ids ? r.topic_ids.split(',').sort() : [],
+    isOriginalContent: Number(r.is_original_content) === 1,
+    originalPostId: r.original_post_id,
+    inMainFeed: Number(r.in_main_feed) === 1,
+    likes: r.likes_count,
+    repostsCount: r.reposts_count,
+    liked: Boolean(r.liked),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    user: {
+      id: r.user_id,
+      name: r.author_name || UNKNOWN_USER_NAME,
+      avatarUrl: avatarUrl(r.user_id, r.author_avatar_key ?? null),
+    },
+    supercurationIds: visible.map((c) => c.supercurationId),
+    supercurationTags: Object.fromEntries(visible.map((c) => [c.supercurationId, c.tags])),
+    canEdit: canEditLink(viewer, { userId: r.user_id }, [...collections]),
+    canDelete: canDeleteLink(viewer, { userId: r.user_id }),
+  };
 }
 
 export async function getLink(db: Db, id: string, viewer: Viewer | null): Promise<Link | null> {
@@ -342,6 +350,10 @@ export async function listLinks(db: Db, viewer: Viewer, q: LinkListParams): Prom
 async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
   await assertOwnTopics(trx, authorId, topicIds);
   await trx.deleteFrom('link_topics').where('link_id', '=', linkId).execute();
+  await insertTopics(trx, linkId, authorId, topicIds);
+}
+
+async function insertTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
   if (topicIds.length === 0) return;
   await trx
     .insertInto('link_topics')
@@ -349,27 +361,71 @@ async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds:
     .execute();
 }
 
-/** Inserts a new link of the viewer's with its topics (inside the caller's transaction). */
-export async function insertLink(trx: Q, viewer: Viewer, id: string, input: CreateLink): Promise<void> {
+type LinkColumns = Selectable<Database['links']>;
+const LINK_COLUMNS = [
+  'id',
+  'user_id',
+  'url',
+  'title',
+  'description',
+  'thumbnail_url',
+  'link_text',
+  'format',
+  'is_original_content',
+  'original_post_id',
+  'in_main_feed',
+  'likes_count',
+  'reposts_count',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof LinkColumns)[];
+
+/** One link row, every column given (the insert's shape never varies). */
+const insertLinkRow = queryTemplate<keyof LinkColumns, never>((db, a) =>
+  db.insertInto('links').values(Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])) as unknown as LinkColumns),
+);
+
+/**
+ * Inserts a new link of the viewer's with its topics (inside the caller's transaction); answers
+ * its row as stored, with the author, topics and like as linkRows reads them (a new link has no
+ * likes), given the author's avatar key, so a caller can answer it without reading it back.
+ */
+export async function insertLink(
+  trx: Q,
+  viewer: Viewer,
+  id: string,
+  input: CreateLink,
+  avatarKey: string | null = null,
+): Promise<LinkRow> {
   const at = now();
-  await trx
-    .insertInto('links')
-    .values({
-      id,
-      user_id: viewer.id,
-      url: input.url ?? null,
-      title: input.title,
-      description: input.description,
-      thumbnail_url: input.thumbnailUrl ?? null,
-      link_text: input.linkText,
-      format: input.format ?? null,
-      is_original_content: input.isOriginalContent ? 1 : 0,
-      in_main_feed: input.inMainFeed === false ? 0 : 1,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  await replaceTopics(trx, id, viewer.id, input.topicIds);
+  const row: LinkColumns = {
+    id,
+    user_id: viewer.id,
+    url: input.url ?? null,
+    title: input.title,
+    description: input.description,
+    thumbnail_url: input.thumbnailUrl ?? null,
+    link_text: input.linkText,
+    format: input.format ?? null,
+    is_original_content: input.isOriginalContent ? 1 : 0,
+    original_post_id: null,
+    in_main_feed: input.inMainFeed === false ? 0 : 1,
+    likes_count: 0,
+    reposts_count: 0,
+    created_at: at,
+    updated_at: at,
+  };
+  await insertLinkRow(trx, row);
+  // A new id has no topics yet: nothing to delete first.
+  await assertOwnTopics(trx, viewer.id, input.topicIds);
+  await insertTopics(trx, id, viewer.id, input.topicIds);
+  return {
+    ...row,
+    author_name: viewer.name,
+    author_avatar_key: avatarKey,
+    topic_ids: input.topicIds.length > 0 ? input.topicIds.join(',') : null,
+    liked: false,
+  };
 }
 
 /**
@@ -380,10 +436,10 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Pro
   const id = newLinkId();
   const collections = [...new Set(input.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
-    await lockCollections(trx, db.dialect, collections);
     await assertEditableCollections(trx, viewer, collections);
     await insertLink(trx, viewer, id, input);
-    await addToCollections(trx, id, viewer, collections);
+    // Locks the collections (PostgreSQL) before its duplicate check, as late as possible.
+    await addToCollections(trx, id, viewer, collections, { url: input.url ?? null });
   });
   return (await getLink(db, id, viewer)) as Link;
 }

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema';
 import { HttpError, notFound } from '../http/errors';
 import { type SupercurationAccess, canEditSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { queryTemplate } from './query-templates';
+import { isPostgres, queryTemplate } from './query-templates';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -61,65 +61,90 @@ export async function lockCollections(trx: Q, dialect: Dialect, ids: readonly st
   return locked.length;
 }
 
-/** The collections, each of which must exist and be editable by the viewer, else 404 (no existence leak). */
-export async function assertEditableCollections(trx: Q, viewer: Viewer, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
+/**
+ * The collections, each of which must exist and be editable by the viewer, else 404 (no existence
+ * leak); answers their access rows.
+ */
+export async function assertEditableCollections(trx: Q, viewer: Viewer, ids: readonly string[]): Promise<AccessRow[]> {
+  if (ids.length === 0) return [];
   const rows = await collectionAccess(trx, viewer.id).where('s.id', 'in', [...ids]).execute();
   if (rows.length !== ids.length || !rows.every((r) => canEditSupercuration(viewer, toAccess(r)))) {
     throw notFound(SUPERCURATION_MESSAGES.notFound);
   }
+  return rows;
 }
 
 export const duplicateLink = () => new HttpError(409, SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
 
-/**
- * A membership of one of the collections (id0…) with this link or another link with its URL
- * (`url`, the link's own: the link itself is among the links with it). Driven from the URL's few
- * links (links_url), then each membership by key; an OR of both conditions let PostgreSQL's
- * generic plan scan every membership of a big collection.
- */
-const duplicateMember = queryTemplate<string, { supercuration_id: string }>((db, a, shape) => {
-  const [count = '0', url] = shape.split(' ');
-  const ids = idArgs(a, count);
-  if (url === 'no-url') {
-    return db
-      .selectFrom('supercuration_links as sl')
-      .select('sl.supercuration_id')
-      .where('sl.link_id', '=', a.link ?? '')
-      .where('sl.supercuration_id', 'in', ids)
-      .limit(1);
-  }
-  return db
-    .selectFrom('links as l')
-    .innerJoin('supercuration_links as sl', 'sl.link_id', 'l.id')
-    .select('sl.supercuration_id')
-    .where('l.url', '=', a.url ?? '')
-    .where('sl.supercuration_id', 'in', ids)
-    .limit(1);
-});
-
 const idArgs = (a: Record<string, string>, shape: string) =>
   Array.from({ length: Number(shape) }, (_, i) => a[`id${i}`] ?? '');
 
-/** Memberships of the link (link) in the collections (id0…), added by user at `at`. */
-const insertMembers = queryTemplate<string, never>((db, a, shape) =>
-  db.insertInto('supercuration_links').values(
-    idArgs(a, shape).map((id) => ({ supercuration_id: id, link_id: a.link ?? '', added_by: a.user ?? '', created_at: a.at ?? '' })),
-  ),
-);
-
-const countAdded = queryTemplate<string, never>((db, a, shape) =>
+/**
+ * links_count + 1 on the collections (id0…), answering the ids updated: on PostgreSQL this takes
+ * their row locks (as lockCollections does), so it also serialises the duplicate check after it.
+ */
+const countAdded = queryTemplate<string, { id: string }>((db, a, shape) =>
   db
     .updateTable('supercurations')
     .set({ links_count: increment('links_count') })
-    .where('id', 'in', idArgs(a, shape)),
+    .where('id', 'in', idArgs(a, shape))
+    .returning('id'),
 );
 
 /**
- * SPEC §5/§7: adds the link to the collections (locked by the caller), links_count + 1 each.
- * `known` is the link's URL when the caller has just read or written the link (one query less).
- * A collection that already has this link, or another link with the same URL, refuses it with 409
- * 'This link has already been added to this supercuration' and nothing is written.
+ * Memberships of the link (link) in those of the collections (id0…) that have neither it nor
+ * another link with its URL (`url`, the link's own: the link itself is among the links with it),
+ * added by user at `at`; answers the collections it was added to. The duplicate check is driven
+ * from the URL's few links (links_url), then each membership by key: an OR of both conditions let
+ * PostgreSQL's generic plan scan every membership of a big collection.
+ */
+const insertMembers = queryTemplate<string, { supercuration_id: string }>((db, a, shape) => {
+  const [count = '0', url] = shape.split(' ');
+  return db
+    .insertInto('supercuration_links')
+    .columns(['supercuration_id', 'link_id', 'added_by', 'created_at'])
+    .expression(
+      db
+        .selectFrom('supercurations as s')
+        .select((eb) => [
+          's.id',
+          eb.val(a.link ?? '').as('link_id'),
+          eb.val(a.user ?? '').as('added_by'),
+          eb.val(a.at ?? '').as('created_at'),
+        ])
+        .where('s.id', 'in', idArgs(a, count))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              url === 'no-url'
+                ? eb
+                    .selectFrom('supercuration_links as sl')
+                    .select('sl.link_id')
+                    .where('sl.link_id', '=', a.link ?? '')
+                    .whereRef('sl.supercuration_id', '=', 's.id')
+                : eb
+                    .selectFrom('links as l')
+                    .innerJoin('supercuration_links as sl', 'sl.link_id', 'l.id')
+                    .select('sl.link_id')
+                    .where('l.url', '=', a.url ?? '')
+                    .whereRef('sl.supercuration_id', '=', 's.id'),
+            ),
+          ),
+        ),
+    )
+    .returning('supercuration_id');
+});
+
+/**
+ * SPEC §5/§7: adds the link to the collections, links_count + 1 each, in two statements: the
+ * counters first (on PostgreSQL that locks the collections' rows, several in id order, so a
+ * caller needs no lockCollections of its own for them, and the duplicate check below sees every membership
+ * committed before), then the memberships, each inserted only if its collection has neither this
+ * link nor another link with the same URL. A collection that has refuses it with 409 'This link
+ * has already been added to this supercuration', a collection that no longer exists with 404; the
+ * error rolls the caller's transaction back, counters included, so nothing is written (callers
+ * must not catch it and commit). `known` is the link's URL when the caller has just read or
+ * written the link (one query less).
  */
 export async function addToCollections(
   trx: Q,
@@ -135,16 +160,18 @@ export async function addToCollections(
     if (!link) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
     url = link.url;
   }
-  const args: Record<string, unknown> = { link: linkId, url };
+  const args: Record<string, unknown> = { link: linkId, url, user: viewer.id, at: new Date().toISOString() };
   ids.forEach((id, i) => {
     args[`id${i}`] = id;
   });
-  const [duplicate] = await duplicateMember(trx, args, `${ids.length} ${url === null ? 'no-url' : 'url'}`);
-  if (duplicate) throw duplicateLink();
-  args.user = viewer.id;
-  args.at = new Date().toISOString();
-  await insertMembers(trx, args, String(ids.length));
-  await countAdded(trx, args, String(ids.length));
+  // The update's row locks come in scan order: several collections are locked in id order first.
+  if (ids.length > 1) await lockCollections(trx, isPostgres(trx) ? 'postgres' : 'sqlite', ids);
+  // A collection deleted since the caller's checks is not found, as it would have been before them.
+  if ((await countAdded(trx, args, String(ids.length))).length !== ids.length) {
+    throw notFound(SUPERCURATION_MESSAGES.notFound);
+  }
+  const added = await insertMembers(trx, args, `${ids.length} ${url === null ? 'no-url' : 'url'}`);
+  if (added.length !== ids.length) throw duplicateLink();
 }
 
 /**

@@ -19,14 +19,23 @@ import {
   getLink,
   insertLink,
   keysetAfter,
+  linkOf,
   linkRows,
   newLinkId,
   toLinks,
   windowStart,
 } from './links';
 import { queryTemplate } from './query-templates';
-import { addToCollections, assertEditableCollections, lockCollections, removeFromCollections } from './memberships';
-import { requireEditable, requireVisible } from './supercurations';
+import {
+  type AccessRow,
+  addToCollections,
+  assertEditableCollections,
+  collectionAccess,
+  lockCollections,
+  removeFromCollections,
+  toAccess,
+} from './memberships';
+import { editableAccess, requireEditable, requireVisible } from './supercurations';
 
 type Q = Kysely<Database>;
 export type ResourceListParams = z.output<typeof resourceListQuerySchema>;
@@ -153,23 +162,36 @@ export async function listResources(
   };
 }
 
-/** The viewer's own link with this URL, if any: the original first, then the oldest. */
-const ownLinkByUrl = queryTemplate<'user' | 'url', { id: string }>((db, a) =>
-  db
-    .selectFrom('links')
-    .select('id')
-    .where('user_id', '=', a.user)
-    .where('url', '=', a.url)
-    .orderBy((eb) => eb.case().when('original_post_id', 'is', null).then(0).else(1).end())
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1),
+/**
+ * What Add New Resource reads first, in one query: the collection's access facts (collectionAccess),
+ * the viewer's avatar key (a new link's card shows it) and, with a URL (shape 'url'), the viewer's
+ * own link with that URL, the original first, then the oldest.
+ */
+const addContext = queryTemplate<'viewer' | 'id' | 'url', AccessRow & { own_link_id: string | null; avatar_key: string | null }>(
+  (db, a, shape) =>
+    collectionAccess(db, a.viewer)
+      .where('s.id', '=', a.id)
+      .select((eb) => [
+        eb.selectFrom('profiles').select('profiles.avatar_key').where('profiles.user_id', '=', a.viewer).as('avatar_key'),
+        shape === 'url'
+          ? eb
+              .selectFrom('links')
+              .select('links.id')
+              .where('links.user_id', '=', a.viewer)
+              .where('links.url', '=', a.url)
+              .orderBy((o) => o.case().when('links.original_post_id', 'is', null).then(0).else(1).end())
+              .orderBy('links.created_at')
+              .orderBy('links.id')
+              .limit(1)
+              .as('own_link_id')
+          : sql<string | null>`null`.as('own_link_id'),
+      ]),
 );
 
-async function ownLinkWithUrl(trx: Q, viewer: Viewer, url: string): Promise<string | null> {
-  const [row] = await ownLinkByUrl(trx, { user: viewer.id, url });
-  return row?.id ?? null;
-}
+/** A saved post of the viewer's ('Add from saved'). */
+const ownLinkById = queryTemplate<'id' | 'user', { id: string; url: string | null }>((db, a) =>
+  db.selectFrom('links').select(['id', 'url']).where('id', '=', a.id).where('user_id', '=', a.user),
+);
 
 /**
  * Add New Resource (SPEC §7 transaction): checks the collection, checks for a duplicate URL, adds
@@ -177,50 +199,48 @@ async function ownLinkWithUrl(trx: Q, viewer: Viewer, url: string): Promise<stri
  * when there is one — and increments links_count, all in one transaction. A new link may name
  * further collections (supercurationIds), which get it in the same transaction.
  * On PostgreSQL the collections' rows are locked only for the membership writes at the end (not
- * while the link is read or written), since every writer of a collection queues on that lock.
+ * while the link is read or written; addToCollections' counter update takes the lock), since
+ * every writer of a collection queues on that lock. A new link is answered from what was just
+ * written (its row, its collections' access rows: a new link has no likes and no tags); a saved
+ * or reused link, which has its own likes, collections and tags, is read back after the commit.
  */
 export async function addResource(db: Db, viewer: Viewer, id: string, input: AddResource): Promise<Link> {
+  let created: Link | undefined;
   const linkId = await db.kysely.transaction().execute(async (trx) => {
     const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
-    await requireEditable(trx, viewer, id);
-    await assertEditableCollections(
+    const url = input.link?.url ?? null;
+    const [context] = await addContext(trx, { viewer: viewer.id, id, url }, url ? 'url' : '');
+    const access = [editableAccess(viewer, id, context)];
+    const others = await assertEditableCollections(
       trx,
       viewer,
       collections.filter((c) => c !== id),
     );
+    access.push(...others.map((r) => ({ id: r.supercuration_id, ...toAccess(r) })));
     let target: string;
-    let url: string | null;
     if (input.linkId !== undefined) {
       // Saved posts are the viewer's own: adding someone else's link would let editors edit it.
-      const own = await trx
-        .selectFrom('links')
-        .select(['id', 'url'])
-        .where('id', '=', input.linkId)
-        .where('user_id', '=', viewer.id)
-        .executeTakeFirst();
+      const [own] = await ownLinkById(trx, { id: input.linkId, user: viewer.id });
       if (!own) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
+      await addToCollections(trx, own.id, viewer, collections, { url: own.url });
       target = own.id;
-      url = own.url;
     } else if (input.link) {
-      url = input.link.url ?? null;
-      const existing = url ? await ownLinkWithUrl(trx, viewer, url) : null;
-      if (existing) {
-        target = existing;
-      } else {
-        target = newLinkId();
-        await insertLink(trx, viewer, target, input.link);
+      target = context?.own_link_id ?? newLinkId();
+      const row = context?.own_link_id ? null : await insertLink(trx, viewer, target, input.link, context?.avatar_key ?? null);
+      await addToCollections(trx, target, viewer, collections, { url });
+      if (row) {
+        // In membershipsOf's order: by when added (all now), then collection id.
+        const memberships = access
+          .map(({ id: supercurationId, ...a }) => ({ ...a, linkId: target, supercurationId, tags: [] }))
+          .sort((a, b) => (a.supercurationId < b.supercurationId ? -1 : 1));
+        created = linkOf(row, memberships, viewer);
       }
     } else {
       throw badRequest(SUPERCURATION_MESSAGES.invalidInput);
     }
-    // A collection deleted since the checks above is not found, as it would have been before them.
-    if ((await lockCollections(trx, db.dialect, collections)) !== collections.length) {
-      throw notFound(SUPERCURATION_MESSAGES.notFound);
-    }
-    await addToCollections(trx, target, viewer, collections, { url });
     return target;
   });
-  return (await getLink(db, linkId, viewer)) as Link;
+  return created ?? ((await getLink(db, linkId, viewer)) as Link);
 }
 
 async function assertMember(trx: Q, id: string, linkId: string): Promise<void> {

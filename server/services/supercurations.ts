@@ -68,14 +68,25 @@ const accessById = queryTemplate<'viewer' | 'id', AccessRow>((db, a) => collecti
 
 export async function requireVisible(db: Q, viewer: Viewer | null, id: string): Promise<LoadedAccess> {
   const [row] = await accessById(db, { viewer: viewer?.id ?? '', id });
+  return visibleAccess(viewer, id, row);
+}
+
+/** The collection, which the viewer must edit: 404 when they can't see it, 403 when they only see it. */
+export async function requireEditable(db: Q, viewer: Viewer, id: string): Promise<LoadedAccess> {
+  const [row] = await accessById(db, { viewer: viewer.id, id });
+  return editableAccess(viewer, id, row);
+}
+
+/** requireVisible's rules on an access row (collectionAccess) already read, or none: not found. */
+export function visibleAccess(viewer: Viewer | null, id: string, row: AccessRow | undefined): LoadedAccess {
   const access = row ? toAccess(row) : null;
   if (!access || !canSeeSupercuration(viewer, access)) throw notFound(SUPERCURATION_MESSAGES.notFound);
   return { id, ...access };
 }
 
-/** The collection, which the viewer must edit: 404 when they can't see it, 403 when they only see it. */
-export async function requireEditable(db: Q, viewer: Viewer, id: string): Promise<LoadedAccess> {
-  const access = await requireVisible(db, viewer, id);
+/** requireEditable's rules on an access row already read. */
+export function editableAccess(viewer: Viewer, id: string, row: AccessRow | undefined): LoadedAccess {
+  const access = visibleAccess(viewer, id, row);
   if (!canEditSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.cannotEdit);
   return access;
 }

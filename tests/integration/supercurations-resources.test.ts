@@ -60,6 +60,32 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
     expect([await linksCount(ctx.server.db, c1.id), await linksCount(ctx.server.db, c2.id)]).toEqual([2, 1]);
   });
 
+  it('answers a new resource exactly as the link reads back (author, avatar, topics, collections, rights)', async () => {
+    const owner = await signedInUser(ctx.server.url, 'Owner Name');
+    const collaborator = await signedInUser(ctx.server.url, 'Collaborator Name');
+    const [c1, c2, c3] = [await createCollection(owner), await createCollection(owner), await createCollection(owner)];
+    for (const c of [c1, c2, c3]) await owner.api.addCollaborator(c.id, collaborator.me.id);
+    // An uploaded avatar is a key in the profile row; the answer's avatar URL must carry it.
+    const k = ctx.server.db.kysely;
+    await k.updateTable('profiles').set({ avatar_key: 'avatar-key-1' }).where('user_id', '=', collaborator.me.id).execute();
+    const cases = [
+      await collaborator.api.addResource(c2.id, {
+        link: newLink('answered', { topicIds: ['growth', 'ai'], format: 'video', thumbnailUrl: 'https://img.example/a.png' }),
+      }),
+      await collaborator.api.addResource(c3.id, { link: newLink('answered-2', { supercurationIds: [c1.id, c2.id], inMainFeed: false, isOriginalContent: true }) }),
+      await owner.api.addResource(c1.id, { link: { title: 'No URL', description: 'An original note' } }),
+    ];
+    for (const [added, reader] of [
+      [cases[0], collaborator],
+      [cases[1], collaborator],
+      [cases[2], owner],
+    ] as const) {
+      expect(added).toEqual(await reader.api.getLink(added!.id));
+    }
+    expect(cases[0]!.user.avatarUrl).toContain('?v=avatar-key');
+    expect(cases[1]!.supercurationIds).toHaveLength(3);
+  });
+
   it("refuses other users' links, unknown links and collections, and bad input", async () => {
     const owner = await signedInUser(ctx.server.url);
     const other = await signedInUser(ctx.server.url);
