@@ -2,8 +2,9 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../server/db';
+import { checkpointInBackground } from '../../server/db/sqlite-checkpointer';
 import { testDatabases } from '../support/databases';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -54,6 +55,45 @@ for (const database of databases) {
           }
         };
         await expect.poll(rowsInFile, { timeout: 10_000, interval: 100 }).toBe(1500);
+      });
+
+      it('keeps the WAL bounded under steady writes', async () => {
+        const file = path.join(dataDir, 'busy.db');
+        const sqlite = new SQLite(file);
+        sqlite.pragma('journal_mode = WAL');
+        sqlite.pragma('busy_timeout = 5000');
+        const limitPages = 500;
+        const stop = checkpointInBackground(sqlite, file, { intervalMs: 20, limitPages });
+        try {
+          sqlite.exec('create table busy (n integer, pad blob)');
+          const insert = sqlite.prepare('insert into busy values (?, zeroblob(3000))');
+          const walSize = () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+          const limitBytes = limitPages * 4096;
+          let written = 0;
+          let over = false;
+          let cutBack = 0;
+          // A page a commit for 1.5 s, yielding to the event loop every ten commits as a server does.
+          const until = Date.now() + 1500;
+          while (Date.now() < until) {
+            insert.run(written++);
+            if (written % 10 === 0) {
+              const size = walSize();
+              if (over && size <= limitBytes) cutBack++;
+              over = size > limitBytes;
+              await new Promise(setImmediate);
+            }
+          }
+          // With PASSIVE checkpoints alone the WAL would never start over while writes go on.
+          expect(written).toBeGreaterThan(limitPages * 4);
+          expect(cutBack).toBeGreaterThanOrEqual(2);
+          // And after a restart the next commit cuts the file back to the limit (journal_size_limit).
+          await expect
+            .poll(() => (insert.run(written++), walSize()), { timeout: 5_000, interval: 20 })
+            .toBeLessThanOrEqual(limitPages * 4096);
+        } finally {
+          await stop();
+          sqlite.close();
+        }
       });
     } else {
       it('prepares a parameterised query once per connection, but not one with an array parameter', async () => {
