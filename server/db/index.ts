@@ -40,7 +40,7 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const stopCheckpoints = checkpointInBackground(sqlite, file);
+  const stopCheckpoints = checkpointInBackground(file);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     kysely,
