@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, SqliteDialect } from 'kysely';
 import type PG from 'pg';
 import type { Database } from './schema';
-import { checkpointInBackground } from './sqlite-checkpointer';
 
 // Loaded only when PostgreSQL is configured: an SQLite server doesn't pay its memory.
 const loadPg = () => createRequire(import.meta.url)('pg') as typeof PG;
@@ -34,22 +33,13 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
     });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
-  const file = path.join(dataDir, sqliteFile);
-  const sqlite = new SQLite(file);
+  const sqlite = new SQLite(path.join(dataDir, sqliteFile));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const stopCheckpoints = checkpointInBackground(file);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return {
-    kysely,
-    dialect: 'sqlite',
-    close: async () => {
-      await stopCheckpoints();
-      await kysely.destroy();
-    },
-  };
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 
 /** Prepared statements kept per SQL text; beyond this many, the oldest is dropped. */

@@ -1,9 +1,8 @@
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../server/db';
 import { testDatabases } from '../support/databases';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -32,26 +31,6 @@ for (const database of databases) {
         const fks = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.kysely);
         expect(journal.rows[0]?.journal_mode).toBe('wal');
         expect(fks.rows[0]?.foreign_keys).toBe(1);
-      });
-
-      it('copies the WAL into the database file in a background thread, not only every 1,000 pages', async () => {
-        await sql`create table checkpointed (n integer, pad blob)`.execute(db.kysely);
-        // A page each: the commits' own checkpoints (every 1,000 pages) would leave the last ~500 in the WAL.
-        for (let n = 0; n < 1500; n += 1) await sql`insert into checkpointed values (${n}, zeroblob(3000))`.execute(db.kysely);
-        // The rows reach the database file itself: a copy of it without the WAL has them all.
-        const copy = path.join(dataDir, 'copy.db');
-        const rowsInFile = () => {
-          copyFileSync(path.join(dataDir, 'supercurate.db'), copy);
-          const file = new SQLite(copy, { readonly: true });
-          try {
-            return (file.prepare('select count(*) as n from checkpointed').get() as { n: number }).n;
-          } catch {
-            return 0; // the table itself is not in the file yet
-          } finally {
-            file.close();
-          }
-        };
-        await expect.poll(rowsInFile, { timeout: 10_000, interval: 100 }).toBe(1500);
       });
     } else {
       it('prepares a parameterised query once per connection, but not one with an array parameter', async () => {
