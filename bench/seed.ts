@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { DEFAULT_TOPIC_NAMES, FORMATS, TOPIC_PALETTE } from '../shared/domain';
 import type { Db } from '../server/db';
+import { LINK_COLUMNS } from '../server/services/links';
 import { topicIdFor } from '../server/services/topics';
 
 /** Every seeded user signs in with this password. */
@@ -167,23 +168,6 @@ interface Bulk {
 }
 
 const SEEDED_TABLES = ['topics', 'links', 'link_topics', 'likes'] as const;
-const LINK_COLUMNS = [
-  'id',
-  'user_id',
-  'url',
-  'title',
-  'description',
-  'thumbnail_url',
-  'link_text',
-  'format',
-  'is_original_content',
-  'original_post_id',
-  'in_main_feed',
-  'likes_count',
-  'reposts_count',
-  'created_at',
-  'updated_at',
-] as const;
 const INT_COLUMNS = new Set(['is_original_content', 'in_main_feed', 'likes_count', 'reposts_count']);
 
 const emailIndex = (email: string) => Number(/^bench-user-(\d+)@/.exec(email)?.[1] ?? NaN);

@@ -4,13 +4,12 @@ import {
   type Collaborator,
   type CollaboratorCandidate,
   SUPERCURATION_MESSAGES,
-  UNKNOWN_USER_NAME,
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { canAddCollaborator, canEditSupercuration, canRemoveCollaborator } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { avatarUrl } from './profiles';
+import { userCard } from './profiles';
 import { requireEditable, requireVisible } from './supercurations';
 
 /** `%text%` for LIKE, its own wildcards escaped with a backslash. */
@@ -46,7 +45,7 @@ export async function searchCollaborators(db: Db, viewer: Viewer, id: string, q:
     .orderBy('u.id')
     .limit(COLLABORATOR_SEARCH_LIMIT)
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name || UNKNOWN_USER_NAME, avatarUrl: avatarUrl(r.id, r.avatar_key ?? null) }));
+  return rows.map((r) => userCard(r.id, r.name, r.avatar_key));
 }
 
 /** Editors add a collaborator, who gets the same edit rights (SPEC §6). Answers them, for 'Added {name} as collaborator'. */
@@ -70,7 +69,7 @@ export async function addCollaborator(db: Db, viewer: Viewer, id: string, userId
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
       throw new HttpError(409, SUPERCURATION_MESSAGES.alreadyCollaborator, 'CONFLICT');
     }
-    return { id: user.id, name: user.name || UNKNOWN_USER_NAME, avatarUrl: avatarUrl(user.id, user.avatar_key ?? null) };
+    return userCard(user.id, user.name, user.avatar_key);
   });
 }
 

@@ -9,7 +9,6 @@ import {
   type LikeState,
   type Link,
   type Page,
-  UNKNOWN_USER_NAME,
   type UpdateLink,
   type linkListQuerySchema,
 } from '../../shared/domain';
@@ -30,7 +29,7 @@ import {
   removeFromCollections,
   toAccess,
 } from './memberships';
-import { avatarUrl } from './profiles';
+import { userCard } from './profiles';
 import { queryTemplate } from './query-templates';
 import { assertOwnTopics } from './topics';
 
@@ -157,11 +156,7 @@ export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: V
     liked: Boolean(r.liked),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-    user: {
-      id: r.user_id,
-      name: r.author_name || UNKNOWN_USER_NAME,
-      avatarUrl: avatarUrl(r.user_id, r.author_avatar_key ?? null),
-    },
+    user: userCard(r.user_id, r.author_name, r.author_avatar_key),
     supercurationIds: visible.map((c) => c.supercurationId),
     supercurationTags: Object.fromEntries(visible.map((c) => [c.supercurationId, c.tags])),
     canEdit: canEditLink(viewer, { userId: r.user_id }, [...collections]),
@@ -362,7 +357,7 @@ async function insertTopics(trx: Q, linkId: string, authorId: string, topicIds: 
 }
 
 type LinkColumns = Selectable<Database['links']>;
-const LINK_COLUMNS = [
+export const LINK_COLUMNS = [
   'id',
   'user_id',
   'url',

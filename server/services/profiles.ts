@@ -1,4 +1,4 @@
-import type { ProfileChanges, UserProfile } from '../../shared/domain';
+import { type LinkAuthor, type ProfileChanges, UNKNOWN_USER_NAME, type UserProfile } from '../../shared/domain';
 import type { Db } from '../db';
 import type { ObjectStorage } from '../storage/uploads';
 import { newAvatarKey, reencodeAvatar } from './avatars';
@@ -42,6 +42,11 @@ function profileQuery(db: Db) {
 export function avatarUrl(userId: string, avatarKey: string | null): string {
   const version = avatarKey ? avatarKey.slice(avatarKey.lastIndexOf('/') + 1, avatarKey.lastIndexOf('.')) : 'generated';
   return `/api/users/${encodeURIComponent(userId)}/avatar?v=${version}`;
+}
+
+/** A user as cards show them (authors, owners, collaborators): 'Unknown User' when the name is empty. */
+export function userCard(id: string, name: string | null | undefined, avatarKey: string | null | undefined): LinkAuthor {
+  return { id, name: name || UNKNOWN_USER_NAME, avatarUrl: avatarUrl(id, avatarKey ?? null) };
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   type SupercurationSummary,
   type SupercurationTopic,
   type TagCategory,
-  UNKNOWN_USER_NAME,
   type UpdateSupercuration,
   type directoryQuerySchema,
   focusCategoriesOf,
@@ -37,7 +36,7 @@ import {
 import type { Viewer } from '../policies/viewer';
 import { decodeKeyset, encodeKeyset, keysetAfter } from './links';
 import { type AccessRow, collectionAccess, toAccess } from './memberships';
-import { avatarUrl } from './profiles';
+import { userCard } from './profiles';
 import { isPostgres, queryTemplate } from './query-templates';
 import { assertOwnTopics } from './topics';
 
@@ -179,11 +178,7 @@ function toSummaries(rows: SummaryRow[], viewer: Viewer | null): SupercurationSu
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       linksCount: r.links_count,
-      user: {
-        id: r.user_id,
-        name: r.owner_name || UNKNOWN_USER_NAME,
-        avatarUrl: avatarUrl(r.user_id, r.owner_avatar_key ?? null),
-      },
+      user: userCard(r.user_id, r.owner_name, r.owner_avatar_key),
       canEdit: canEditSupercuration(viewer, access),
       isOwner: isSupercurationOwner(viewer, access),
     };
@@ -258,11 +253,7 @@ function toDetail(row: DetailRow, viewer: Viewer | null): Supercuration {
   return {
     ...(summary as SupercurationSummary),
     tagCategories,
-    collaborators: jsonRowsOf(row.collaborators_json).map((c) => ({
-      id: c.id,
-      name: c.name || UNKNOWN_USER_NAME,
-      avatarUrl: avatarUrl(c.id, c.avatar_key ?? null),
-    })),
+    collaborators: jsonRowsOf(row.collaborators_json).map((c) => userCard(c.id, c.name, c.avatar_key)),
   };
 }
 
