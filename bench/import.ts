@@ -7,9 +7,14 @@
  *              tweet and chat layouts, several fonts, 14-22 px, light and dark), read with
  *              extractUrls as the app reads them. BENCH_IMPORT_OCR=0 leaves OCR out.
  *   batch      POST /api/links/batch with 100 links, BENCH_BATCHES (20) times, one after another.
- *   bookmarks  a 50,000-bookmark Netscape file (50 folders, tags, descriptions) POSTed to
- *              /api/import/bookmarks as multipart, reading the NDJSON progress stream as the app
- *              does (time to the first progress line, number of lines, total).
+ *   bookmarks  a 50,000-bookmark Netscape file of BENCH_BOOKMARK_MB (19.5) MB (50 folders, tags,
+ *              descriptions) POSTed to /api/import/bookmarks as multipart, reading the NDJSON
+ *              progress stream as the app does (time to the first progress line, number of lines,
+ *              total), while /api/health is polled (its slowest answer: how long other requests
+ *              waited); the server's peak RSS.
+ *   hostile    issue 24's files: 10,000 nested folders holding 49,000 bookmarks (2.7 MB) to the
+ *              preview, 40,000 nested folders (1.5 MB) to the import: status, time, slowest health
+ *              answer meanwhile, server RSS after. BENCH_IMPORT_HOSTILE=0 leaves them out.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +28,8 @@ import type { BookmarkImportSummary } from '../shared/domain';
 import { BOOKMARKS_FOOTER, BOOKMARKS_HEADER, FOLDER_CLOSE, bookmarkLine, escapeHtml, folderOpen } from '../server/services/bookmark-file';
 import { OCR_BASE } from '../web/features/import/ocr';
 import { CHROMIUM_ARGS } from '../tests/e2e/support/browser';
+import { nestedBookmarkFile } from '../tests/support/bookmark-files';
+import { whileHealthIsPolled } from '../tests/support/health-probe';
 import { intEnv, load, mb, ms, percentile, printTable } from './common';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -31,7 +38,9 @@ const OCR_REPEATS = intEnv('BENCH_OCR_REPEATS', 3);
 const BATCHES = intEnv('BENCH_BATCHES', 20);
 const BATCH_SIZE = 100;
 const BOOKMARKS = Math.min(intEnv('BENCH_BOOKMARKS', BOOKMARKS_MAX_COUNT), BOOKMARKS_MAX_COUNT);
+const BOOKMARK_BYTES = Math.round(Number(process.env.BENCH_BOOKMARK_MB || 19.5) * 1024 * 1024);
 const WITH_OCR = process.env.BENCH_IMPORT_OCR !== '0';
+const WITH_HOSTILE = process.env.BENCH_IMPORT_HOSTILE !== '0';
 /** BENCH_OCR_DUMP=dir writes each generated screenshot and the text read from it there. */
 const DUMP_DIR = process.env.BENCH_OCR_DUMP || undefined;
 const VIEWPORT = { width: 1280, height: 800 };
@@ -90,7 +99,21 @@ export interface ImportResult {
     summary?: Omit<BookmarkImportSummary, 'collections'> & { collections: number };
     error?: string;
     peakRssMb?: number;
+    slowestHealthMs: number;
+    healthP99Ms: number;
   };
+  hostile: HostileResult[];
+}
+
+export interface HostileResult {
+  name: string;
+  bytes: number;
+  route: string;
+  status: number;
+  ms: number;
+  slowestHealthMs: number;
+  rssAfterMb?: number;
+  peakRssMb?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,8 +459,11 @@ async function benchBatch(baseUrl: string, origin: string, cookie: string): Prom
   };
 }
 
-/** A Chromium-style export: a bookmarks bar root with 25 folders, each with one subfolder. */
-function bookmarkFile(count: number): { html: string; folders: number } {
+/**
+ * A Chromium-style export: a bookmarks bar root with 25 folders, each with one subfolder. Each
+ * bookmark's description is `describe`d to a given length (the file's size is set through it).
+ */
+function bookmarkFile(count: number, descriptionLength: (n: number) => number): { html: string; folders: number } {
   const folderCount = 50;
   const perFolder = Math.ceil(count / folderCount);
   const topics = ['Design', 'Research', 'Reading', 'Tools', 'Podcasts', 'Video', 'Startups', 'Science', 'Travel', 'Recipes'];
@@ -454,7 +480,7 @@ function bookmarkFile(count: number): { html: string; folders: number } {
           {
             url: `https://site-${n % 997}.example.org/${topics[folder % topics.length]!.toLowerCase()}/article-${n}?page=${i}`,
             title: `${topics[folder % topics.length]} article number ${n}`,
-            description: n % 5 === 0 ? `A note about bookmark ${n}, kept for later.` : '',
+            description: `A note about bookmark ${n}, kept for later. `.repeat(20).slice(0, descriptionLength(n)).trim(),
             createdAt: new Date(base + n * 3_600_000).toISOString(),
             tags: n % 3 === 0 ? [topics[n % topics.length]!.toLowerCase(), `tag-${n % 40}`] : [],
           },
@@ -480,11 +506,31 @@ const compact = ({ collections, ...rest }: BookmarkImportSummary) => ({ ...rest,
 
 /** Imports the file as the web app does: multipart, with the NDJSON progress stream read as it comes. */
 async function benchBookmarks(ctx: ImportContext, cookie: string): Promise<ImportResult['bookmarks']> {
-  const { html, folders } = bookmarkFile(BOOKMARKS);
+  // Without descriptions first, to spread the bytes left up to BOOKMARK_BYTES over the bookmarks.
+  const bare = Buffer.byteLength(bookmarkFile(BOOKMARKS, () => 0).html);
+  const each = Math.max(0, Math.floor((BOOKMARK_BYTES - bare) / BOOKMARKS) - 5); // '<DD>' and a newline
+  const { html, folders } = bookmarkFile(BOOKMARKS, () => each);
   const bytes = Buffer.byteLength(html);
   const form = new FormData();
   form.append('file', new Blob([html], { type: 'text/html' }), 'bookmarks.html');
   const t0 = performance.now();
+  const { result, slowestHealthMs, healthMs } = await whileHealthIsPolled(ctx.baseUrl, () => streamImport(ctx, cookie, form, t0));
+  const elapsed = performance.now() - t0;
+  healthMs.sort((a, b) => a - b);
+  return {
+    count: BOOKMARKS,
+    bytes,
+    folders,
+    ms: elapsed,
+    perSec: BOOKMARKS / (elapsed / 1000),
+    ...result,
+    peakRssMb: ctx.memory?.().peakRssMb,
+    slowestHealthMs,
+    healthP99Ms: percentile(healthMs, 99),
+  };
+}
+
+async function streamImport(ctx: ImportContext, cookie: string, form: FormData, t0: number) {
   const res = await fetch(`${ctx.baseUrl}/api/import/bookmarks`, {
     method: 'POST',
     headers: { origin: ctx.origin, cookie, accept: BOOKMARKS_NDJSON },
@@ -514,19 +560,43 @@ async function benchBookmarks(ctx: ImportContext, cookie: string): Promise<Impor
   } else {
     error = (await res.text()).slice(0, 300);
   }
-  const elapsed = performance.now() - t0;
   return {
-    count: BOOKMARKS,
-    bytes,
-    folders,
-    ms: elapsed,
-    perSec: BOOKMARKS / (elapsed / 1000),
     status: res.status,
     firstProgressMs,
     progressLines,
     ...(summary ? { summary: compact(summary) } : { error: error ?? 'no summary line' }),
-    peakRssMb: ctx.memory?.().peakRssMb,
   };
+}
+
+/** Issue 24's hostile files, each sent once while health is polled. */
+async function benchHostile(ctx: ImportContext, cookie: string): Promise<HostileResult[]> {
+  const cases = [
+    { name: '10,000 nested folders, 49,000 bookmarks', html: nestedBookmarkFile(10_000, 49_000), route: '/api/import/bookmarks/preview' },
+    { name: '40,000 nested folders, no bookmark', html: nestedBookmarkFile(40_000, 0), route: '/api/import/bookmarks' },
+  ];
+  const results: HostileResult[] = [];
+  for (const c of cases) {
+    const form = new FormData();
+    form.append('file', new Blob([c.html], { type: 'text/html' }), 'bookmarks.html');
+    const t0 = performance.now();
+    const { result: status, slowestHealthMs } = await whileHealthIsPolled(ctx.baseUrl, async () => {
+      const res = await fetch(`${ctx.baseUrl}${c.route}`, { method: 'POST', headers: { origin: ctx.origin, cookie }, body: form });
+      await res.arrayBuffer();
+      return res.status;
+    });
+    const memory = ctx.memory?.();
+    results.push({
+      name: c.name,
+      bytes: Buffer.byteLength(c.html),
+      route: c.route,
+      status,
+      ms: performance.now() - t0,
+      slowestHealthMs,
+      rssAfterMb: memory?.rssMb,
+      peakRssMb: memory?.peakRssMb,
+    });
+  }
+  return results;
 }
 
 export async function benchImport(ctx: ImportContext): Promise<ImportResult> {
@@ -543,12 +613,16 @@ export async function benchImport(ctx: ImportContext): Promise<ImportResult> {
   }
   console.log(`Measuring batch share: ${BATCHES} x ${BATCH_SIZE} links; load average ${load()}`);
   const batch = await benchBatch(ctx.baseUrl, ctx.origin, await ctx.signIn(ctx.batchUser));
+  const cookie = await ctx.signIn(ctx.bookmarkUser);
+  // Before the big import, so that the peak RSS read after each is its own.
+  console.log(`Measuring hostile bookmark files; load average ${load()}`);
+  const hostile = WITH_HOSTILE ? await benchHostile(ctx, cookie) : [];
   console.log(`Measuring a ${BOOKMARKS.toLocaleString('en-US')}-bookmark import; load average ${load()}`);
-  const bookmarks = await benchBookmarks(ctx, await ctx.signIn(ctx.bookmarkUser));
-  return { ocr, batch, bookmarks };
+  const bookmarks = await benchBookmarks(ctx, cookie);
+  return { ocr, batch, bookmarks, hostile };
 }
 
-export function printImport({ ocr, batch, bookmarks }: ImportResult): void {
+export function printImport({ ocr, batch, bookmarks, hostile }: ImportResult): void {
   if (ocr) {
     const sorted = [...ocr.recogniseMs].sort((a, b) => a - b);
     printTable([
@@ -610,7 +684,7 @@ export function printImport({ ocr, batch, bookmarks }: ImportResult): void {
   console.log('');
   const s = bookmarks.summary;
   printTable([
-    ['POST /api/import/bookmarks (NDJSON)', 'size', 'status', 'first progress', 'progress lines', 'time', 'bookmarks/s', 'created', 'dup/invalid', 'collections', 'server peak RSS'],
+    ['POST /api/import/bookmarks (NDJSON)', 'size', 'status', 'first progress', 'progress lines', 'time', 'bookmarks/s', 'created', 'dup/invalid', 'collections', 'server peak RSS', 'health p99 / max meanwhile'],
     [
       `${bookmarks.count.toLocaleString('en-US')} bookmarks, ${bookmarks.folders} folders`,
       mb(bookmarks.bytes / 1024 / 1024),
@@ -623,7 +697,24 @@ export function printImport({ ocr, batch, bookmarks }: ImportResult): void {
       s ? `${s.skipped.duplicates}/${s.skipped.invalid}` : '-',
       s ? String(s.collections) : '-',
       bookmarks.peakRssMb === undefined ? '?' : mb(bookmarks.peakRssMb),
+      `${ms(bookmarks.healthP99Ms)} / ${ms(bookmarks.slowestHealthMs)}`,
     ],
   ]);
   if (bookmarks.error) console.log(`bookmark import failed: ${bookmarks.error}`);
+  if (hostile.length > 0) {
+    console.log('');
+    printTable([
+      ['Hostile bookmark file', 'size', 'route', 'status', 'time', 'slowest health meanwhile', 'server RSS after', 'server peak RSS so far'],
+      ...hostile.map((h) => [
+        h.name,
+        mb(h.bytes / 1024 / 1024),
+        h.route,
+        String(h.status),
+        ms(h.ms),
+        ms(h.slowestHealthMs),
+        h.rssAfterMb === undefined ? '?' : mb(h.rssAfterMb),
+        h.peakRssMb === undefined ? '?' : mb(h.peakRssMb),
+      ]),
+    ]);
+  }
 }

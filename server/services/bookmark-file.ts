@@ -1,14 +1,16 @@
-import { Parser } from 'htmlparser2';
 import {
   BOOKMARKS_MAX_COUNT,
+  BOOKMARK_FOLDER_MAX_DEPTH,
   BOOKMARK_MESSAGES,
   FOLDER_PATH_SEPARATOR,
+  TITLE_MAX_LENGTH,
 } from '../../shared/domain';
 import { badRequest } from '../http/errors';
+import { htmlTagReader } from './html-tag-reader';
 
 /**
  * The Netscape bookmark file (issue 6 item 5): reading it in a stream with htmlparser2, and
- * writing it. Structure: `<DL>` lists, `<DT><H3>folder</H3><DL>...</DL>` folders,
+ * writing it (read with htmlTagReader: linear in the input however deep it nests). Structure: `<DL>` lists, `<DT><H3>folder</H3><DL>...</DL>` folders,
  * `<DT><A HREF ADD_DATE TAGS>title</A>` bookmarks, each optionally followed by `<DD>description`.
  * Pocket's export (`<ul><li><a href time_added tags>`) is read too: any `<a href>` is a bookmark.
  */
@@ -21,9 +23,25 @@ export interface ParsedBookmark {
   /** Unix seconds, or null when absent or nonsense. */
   addDate: number | null;
   tags: string[];
-  /** Folder names from the outermost, browser root folders (toolbar, menu, other) left out. */
-  folders: string[];
+  /** The folder it is in (shared with the other bookmarks there), or null: at the top level or in a browser root folder. */
+  folder: BookmarkFolder | null;
 }
+
+/**
+ * A folder of the file. Bookmarks and subfolders point to it, so nothing copies a folder path: a
+ * file's memory grows with its size, however deep its folders nest.
+ */
+export interface BookmarkFolder {
+  /** 1 for a top-level folder (browser root folders left out), at most BOOKMARK_FOLDER_MAX_DEPTH. */
+  depth: number;
+  /**
+   * Its collection title, the path from the outermost: 'Parent / Child', cut at TITLE_MAX_LENGTH
+   * (+1 character, so that clipping it later gives what clipping the whole path would).
+   */
+  title: string;
+}
+
+const titleCut = (s: string) => (s.length > TITLE_MAX_LENGTH ? s.slice(0, TITLE_MAX_LENGTH + 1) : s);
 
 /**
  * Top-level folders that are the browser's own roots, not the user's folders: their bookmarks go
@@ -60,11 +78,14 @@ export function parseAddDate(raw: string | undefined): number | null {
 
 /**
  * A push parser: write() chunks of the file as they arrive, end() at the end; `onBookmark` gets
- * each bookmark with its description. Throws 400 beyond BOOKMARKS_MAX_COUNT bookmarks.
+ * each bookmark with its description. Throws 400 beyond BOOKMARKS_MAX_COUNT bookmarks. Time and
+ * memory are linear in the input: each tag does a constant amount of work, and folders nested
+ * deeper than BOOKMARK_FOLDER_MAX_DEPTH are flattened into the one at that depth (counted in
+ * `flattenedFolders`).
  */
 export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BOOKMARKS_MAX_COUNT) {
-  /** One entry per open <DL>: the folder it lists (null: a root or the file's top list). */
-  const lists: (string | null)[] = [];
+  /** One entry per open <DL>: the folder its bookmarks are in (null: a root or the file's top list). */
+  const lists: (BookmarkFolder | null)[] = [];
   /** The folder named by the last <H3>, waiting for its <DL>. */
   let pendingFolder: string | null = null;
   let h3: { text: string; root: boolean } | null = null;
@@ -73,8 +94,21 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
   let pending: ParsedBookmark | null = null;
   let inDescription = false;
   let count = 0;
+  let flattenedFolders = 0;
 
-  const folders = () => lists.filter((f): f is string => f !== null);
+  const current = () => lists[lists.length - 1] ?? null;
+  const openList = () => {
+    const parent = current();
+    if (pendingFolder === null) lists.push(parent);
+    else if (parent && parent.depth >= BOOKMARK_FOLDER_MAX_DEPTH) {
+      flattenedFolders += 1;
+      lists.push(parent);
+    } else {
+      const title = titleCut(parent ? parent.title + FOLDER_PATH_SEPARATOR + pendingFolder : pendingFolder);
+      lists.push({ depth: (parent?.depth ?? 0) + 1, title });
+    }
+    pendingFolder = null;
+  };
   const flush = () => {
     if (!pending) return;
     pending.title = collapse(pending.title);
@@ -86,8 +120,7 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
     onBookmark(done);
   };
 
-  const parser = new Parser(
-    {
+  const parser = htmlTagReader({
       onopentag(name, attrs) {
         if (name === 'dd') {
           inDescription = pending !== null;
@@ -101,8 +134,7 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
           const flagged = ROOT_FOLDER_FLAGS.some((f) => attrs[f] === 'true');
           h3 = { text: '', root: flagged };
         } else if (name === 'dl') {
-          lists.push(pendingFolder);
-          pendingFolder = null;
+          openList();
         } else if (name === 'a' && attrs.href !== undefined) {
           anchor = {
             href: attrs.href,
@@ -113,7 +145,7 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
               .split(',')
               .map(collapse)
               .filter(Boolean),
-            folders: folders(),
+            folder: current(),
           };
         }
       },
@@ -124,9 +156,8 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
       },
       onclosetag(name) {
         if (name === 'h3' && h3) {
-          const title = collapse(h3.text);
-          const topLevel = folders().length === 0;
-          const root = topLevel && (h3.root || ROOT_FOLDER_NAMES.has(title.toLowerCase()));
+          const title = titleCut(collapse(h3.text));
+          const root = current() === null && (h3.root || ROOT_FOLDER_NAMES.has(title.toLowerCase()));
           pendingFolder = root || !title ? null : title;
           h3 = null;
         } else if (name === 'a' && anchor) {
@@ -140,9 +171,7 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
           inDescription = false;
         }
       },
-    },
-    { decodeEntities: true, lowerCaseAttributeNames: true, lowerCaseTags: true },
-  );
+  });
 
   return {
     write(chunk: string) {
@@ -154,6 +183,10 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
     },
     get count() {
       return count;
+    },
+    /** Folders that were nested too deep and merged into their ancestor at the deepest level kept. */
+    get flattenedFolders() {
+      return flattenedFolders;
     },
   };
 }
@@ -167,8 +200,6 @@ export function parseBookmarks(html: string, max = BOOKMARKS_MAX_COUNT): ParsedB
   return out;
 }
 
-/** The collection title of a folder path: 'Parent / Child'. */
-export const folderTitle = (folders: readonly string[]) => folders.join(FOLDER_PATH_SEPARATOR);
 
 // ---------------------------------------------------------------------------------------------
 // Writing

@@ -22,11 +22,12 @@ import {
   BOOKMARKS_FOOTER,
   BOOKMARKS_HEADER,
   FOLDER_CLOSE,
+  type BookmarkFolder,
   type ParsedBookmark,
   bookmarkLine,
   folderOpen,
-  folderTitle,
 } from './bookmark-file';
+import { eventLoopTurns } from './event-loop-turns';
 import { keysetAfter, newLinkId } from './links';
 import { assertEditableCollections, lockCollections } from './memberships';
 import { newId } from './supercurations';
@@ -62,7 +63,7 @@ function prepare(b: ParsedBookmark, nowIso: string): Prepared | null {
     description: clip(b.description, DESCRIPTION_MAX_LENGTH) || IMPORTED_BOOKMARK_DESCRIPTION,
     createdAt,
     topics: [...topics].map(([id, name]) => ({ id, name })),
-    folder: b.folders.length > 0 ? clip(folderTitle(b.folders), TITLE_MAX_LENGTH) : null,
+    folder: b.folder ? clip(b.folder.title, TITLE_MAX_LENGTH) : null,
   };
 }
 
@@ -81,19 +82,36 @@ function inList<DB, TB extends keyof DB>(
   return dialect === 'postgres' ? eb(column, '=', sql<string>`any(${values}::text[])`) : eb(column, 'in', values);
 }
 
-/** What POST /api/import/bookmarks/preview lists: the bookmarks and each folder path's count. */
-export function previewBookmarks(bookmarks: readonly ParsedBookmark[]): BookmarkFilePreview {
-  const folders = new Map<string, number>();
+/** A parsed file: its bookmarks, and how many folders were nested too deep (bookmarkParser). */
+export interface ParsedBookmarkFile {
+  bookmarks: readonly ParsedBookmark[];
+  flattenedFolders: number;
+}
+
+/**
+ * What POST /api/import/bookmarks/preview lists: the bookmarks and each folder path's count,
+ * counted as the bookmarks are parsed (none is kept).
+ */
+export function bookmarkPreviewCounter() {
+  const counts = new Map<BookmarkFolder, number>();
+  let total = 0;
   let loose = 0;
-  for (const b of bookmarks) {
-    if (b.folders.length === 0) {
-      loose += 1;
-      continue;
-    }
-    const title = clip(folderTitle(b.folders), TITLE_MAX_LENGTH);
-    folders.set(title, (folders.get(title) ?? 0) + 1);
-  }
-  return { bookmarks: bookmarks.length, loose, folders: [...folders].map(([title, count]) => ({ title, count })) };
+  return {
+    add(b: ParsedBookmark) {
+      total += 1;
+      if (b.folder) counts.set(b.folder, (counts.get(b.folder) ?? 0) + 1);
+      else loose += 1;
+    },
+    preview(flattenedFolders: number): BookmarkFilePreview {
+      // Folders whose titles clip to the same text are one collection.
+      const folders = new Map<string, number>();
+      for (const [folder, count] of counts) {
+        const title = clip(folder.title, TITLE_MAX_LENGTH);
+        folders.set(title, (folders.get(title) ?? 0) + count);
+      }
+      return { bookmarks: total, loose, folders: [...folders].map(([title, count]) => ({ title, count })), flattenedFolders };
+    },
+  };
 }
 
 /**
@@ -101,19 +119,24 @@ export function previewBookmarks(bookmarks: readonly ParsedBookmark[]): Bookmark
  * be one the viewer may edit (SPEC §6), else 404 'Supercuration not found' (as everywhere, no
  * existence leak). Called before anything is written or streamed.
  */
-export async function mappedCollections(db: Db, viewer: Viewer, mapping: FolderMapping): Promise<Map<string, string>> {
+export async function mappedCollections(db: Db, viewer: Viewer, mapping: FolderMapping): Promise<Map<string, MappedCollection>> {
   const ids = [...new Set(Object.values(mapping).flatMap((t) => (t.type === 'collection' ? [t.id] : [])))];
   if (ids.length === 0) return new Map();
   await assertEditableCollections(db.kysely, viewer, ids);
-  const rows = await db.kysely.selectFrom('supercurations').select(['id', 'title']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r.title]));
+  const rows = await db.kysely.selectFrom('supercurations').select(['id', 'title', 'is_public']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, { title: r.title, isPublic: r.is_public === 1 }]));
+}
+
+export interface MappedCollection {
+  title: string;
+  isPublic: boolean;
 }
 
 export interface ImportOptions {
   /** Folder title → target; folders not in it become collections as by default. */
   mapping?: FolderMapping;
-  /** The titles of the mapping's existing collections (mappedCollections, checked beforehand). */
-  targets?: Map<string, string>;
+  /** The mapping's existing collections (mappedCollections, checked beforehand). */
+  targets?: Map<string, MappedCollection>;
   /**
    * Called before the first chunk (done 0) and after each; awaited, so a caller can yield to the
    * event loop there (with SQLite's synchronous driver nothing else, not even a progress line's
@@ -126,24 +149,34 @@ export interface ImportOptions {
  * Imports parsed bookmarks for the viewer (issue 6 item 5). Folders become the viewer's PRIVATE
  * collections (one per folder path; an own collection of that exact title is reused, so a
  * re-import fills the same ones), unless `mapping` sends a folder to one of the viewer's
- * existing collections (checked by mappedCollections beforehand) or to none. A URL the viewer already shared is not duplicated: that link
- * joins the folder's collection if it isn't a member. Written in chunks of BOOKMARKS_CHUNK, each
- * one transaction; links_count is recounted from the member rows of the touched collections.
+ * existing collections (checked by mappedCollections beforehand) or to none. A new link filed in
+ * a private collection stays out of the main feed, as Preview & Share does. A URL the viewer
+ * already shared is not duplicated: that link joins the folder's collection if it isn't a member.
+ * Written in chunks of BOOKMARKS_CHUNK, each one transaction; links_count is recounted from the
+ * member rows of the touched collections. Other requests get turns throughout (eventLoopTurns).
  */
 export async function importBookmarks(
   db: Db,
   viewer: Viewer,
-  bookmarks: readonly ParsedBookmark[],
+  { bookmarks, flattenedFolders }: ParsedBookmarkFile,
   { mapping = {}, targets = new Map(), onProgress }: ImportOptions = {},
 ): Promise<BookmarkImportSummary> {
   const nowIso = new Date().toISOString();
   const targetOf = (folder: string) => (Object.hasOwn(mapping, folder) ? mapping[folder] : undefined);
-  const summary: BookmarkImportSummary = { created: 0, reused: 0, skipped: { duplicates: 0, invalid: 0 }, collections: [] };
+  const summary: BookmarkImportSummary = {
+    created: 0,
+    reused: 0,
+    skipped: { duplicates: 0, invalid: 0 },
+    collections: [],
+    flattenedFolders,
+  };
+  const turn = eventLoopTurns();
 
   // 1. Valid bookmarks, each URL once per folder.
   const items: Prepared[] = [];
   const seen = new Set<string>();
   for (const b of bookmarks) {
+    await turn();
     const p = prepare(b, nowIso);
     if (p?.folder && targetOf(p.folder)?.type === 'none') p.folder = null;
     if (!p) {
@@ -182,10 +215,14 @@ export async function importBookmarks(
   const folderTitles = [...new Set(items.flatMap((p) => (p.folder ? [p.folder] : [])))];
   const collections = new Map<string, BookmarkCollectionSummary>();
   const byId = new Map<string, BookmarkCollectionSummary>();
+  /** Links filed only in private collections stay out of the main feed (issue 14: private stays private). */
+  const publicIds = new Set<string>();
   for (const title of folderTitles) {
     const target = targetOf(title);
     if (target?.type !== 'collection') continue;
-    const entry = byId.get(target.id) ?? { id: target.id, title: targets.get(target.id) ?? title, count: 0, created: false };
+    const mapped = targets.get(target.id);
+    if (mapped?.isPublic) publicIds.add(target.id);
+    const entry = byId.get(target.id) ?? { id: target.id, title: mapped?.title ?? title, count: 0, created: false };
     byId.set(target.id, entry);
     collections.set(title, entry);
   }
@@ -193,7 +230,7 @@ export async function importBookmarks(
   if (unmapped.length > 0) {
     const own = await db.kysely
       .selectFrom('supercurations')
-      .select(['id', 'title'])
+      .select(['id', 'title', 'is_public'])
       .where('user_id', '=', viewer.id)
       .orderBy('created_at')
       .orderBy('id')
@@ -201,6 +238,7 @@ export async function importBookmarks(
     const wanted = new Set(unmapped);
     for (const c of own) {
       if (wanted.has(c.title) && !collections.has(c.title)) {
+        if (c.is_public === 1) publicIds.add(c.id);
         const entry = byId.get(c.id) ?? { id: c.id, title: c.title, count: 0, created: false };
         byId.set(c.id, entry);
         collections.set(c.title, entry);
@@ -235,6 +273,7 @@ export async function importBookmarks(
   // 4. Chunks: each a transaction of links, topics, memberships and recounted links_count.
   await onProgress?.(0, items.length);
   for (let start = 0; start < items.length; start += BOOKMARKS_CHUNK) {
+    await turn();
     const chunk = items.slice(start, start + BOOKMARKS_CHUNK);
     const chunkCollections = [...new Set(chunk.flatMap((p) => (p.folder ? [collections.get(p.folder)?.id ?? ''] : [])))]
       .filter(Boolean);
@@ -266,7 +305,7 @@ export async function importBookmarks(
         for (const r of rows) memberUrls.add(`${r.supercuration_id}\n${r.url}`);
       }
 
-      const newLinks: Prepared[] = [];
+      const newLinks: (Prepared & { inMainFeed: boolean })[] = [];
       const newIds: string[] = [];
       const members: { supercuration_id: string; link_id: string; added_by: string; created_at: string }[] = [];
       let created = 0;
@@ -279,7 +318,7 @@ export async function importBookmarks(
         if (isNew) {
           id = newLinkId();
           linkOf.set(p.url, id);
-          newLinks.push(p);
+          newLinks.push({ ...p, inMainFeed: !collection || publicIds.has(collection.id) });
           newIds.push(id);
           created += 1;
         }
@@ -308,7 +347,7 @@ export async function importBookmarks(
               link_text: DEFAULT_LINK_TEXT,
               format: null,
               is_original_content: 0,
-              in_main_feed: 1,
+              in_main_feed: p.inMainFeed ? 1 : 0,
               created_at: p.createdAt,
               updated_at: p.createdAt,
             })),

@@ -11,6 +11,8 @@ export const BOOKMARKS_CHUNK = 500;
 export const IMPORTED_BOOKMARK_DESCRIPTION = 'Imported bookmark';
 /** Nested folders become one collection titled by their path: 'Parent / Child'. */
 export const FOLDER_PATH_SEPARATOR = ' / ';
+/** Folders nested deeper than this are flattened into their ancestor at this depth. */
+export const BOOKMARK_FOLDER_MAX_DEPTH = 100;
 
 export const BOOKMARK_MESSAGES = {
   mustLogIn: 'Must be logged in to import bookmarks',
@@ -24,6 +26,10 @@ export const BOOKMARK_MESSAGES = {
   invalidMapping: 'Invalid folder mapping',
   previewFailed: 'Failed to read the bookmarks file',
 } as const;
+
+/** The line a preview or summary shows when folders were nested deeper than BOOKMARK_FOLDER_MAX_DEPTH. */
+export const flattenedFoldersText = (n: number) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? 'folder' : 'folders'} nested deeper than ${BOOKMARK_FOLDER_MAX_DEPTH} levels ${n === 1 ? 'was' : 'were'} merged into the folder ${BOOKMARK_FOLDER_MAX_DEPTH} levels down`;
 
 // ---------------------------------------------------------------------------------------------
 // Folders → collections
@@ -60,6 +66,8 @@ export interface BookmarkFilePreview {
   /** Bookmarks in no folder (they become links in no collection). */
   loose: number;
   folders: BookmarkFolderPreview[];
+  /** Folders nested too deep, merged into their ancestor BOOKMARK_FOLDER_MAX_DEPTH levels down. */
+  flattenedFolders: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,6 +125,8 @@ export interface BookmarkImportSummary {
     invalid: number;
   };
   collections: BookmarkCollectionSummary[];
+  /** Folders nested too deep, merged into their ancestor BOOKMARK_FOLDER_MAX_DEPTH levels down. */
+  flattenedFolders: number;
 }
 
 /** 'n links imported, m already saved, k skipped'. */

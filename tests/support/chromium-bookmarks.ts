@@ -65,6 +65,7 @@ export const CHROMIUM_BOOKMARKS_EXPECTED = {
     { title: 'Dev / Rust', count: 2 },
     { title: 'Reading', count: 2 },
   ],
+  flattenedFolders: 0,
   urls: [
     'https://blog.example.org/posts/ownership',
     'https://dev.example.com/search?q=%22tesseract%22&lang=en',

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bookmarkLine, parseAddDate, parseBookmarks } from '../../server/services/bookmark-file';
+import { BOOKMARK_FOLDER_MAX_DEPTH, TITLE_MAX_LENGTH } from '../../shared/domain';
+import { type ParsedBookmark, bookmarkLine, bookmarkParser, parseAddDate, parseBookmarks } from '../../server/services/bookmark-file';
+import { nestedBookmarkFile } from '../support/bookmark-files';
+
+const folderOf = (b: ParsedBookmark) => b.folder?.title ?? null;
 
 const CHROME = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
 <!-- This is an automatically generated file.
@@ -75,37 +79,38 @@ const POCKET = `<!DOCTYPE html>
 describe('bookmark file parser', () => {
   it('reads a Chrome export: the bar and Other bookmarks are roots, subfolders keep their path', () => {
     const b = parseBookmarks(CHROME);
-    expect(b.map((x) => [x.href, x.title, x.folders, x.addDate])).toEqual([
-      ['https://news.ycombinator.com/', 'Hacker News', [], 1700000001],
-      ['https://example.com/a', 'Article A', ['Reading'], 1700000003],
-      ['https://example.org/', 'Example org', [], 1700000005],
+    expect(b.map((x) => [x.href, x.title, folderOf(x), x.addDate])).toEqual([
+      ['https://news.ycombinator.com/', 'Hacker News', null, 1700000001],
+      ['https://example.com/a', 'Article A', 'Reading', 1700000003],
+      ['https://example.org/', 'Example org', null, 1700000005],
     ]);
   });
 
   it('reads a Firefox export: place: and javascript: kept for counting, DD descriptions, TAGS, nesting', () => {
     const b = parseBookmarks(FIREFOX);
     expect(b).toHaveLength(7);
-    expect(b[0]).toMatchObject({ href: 'place:parent=toolbar_____&maxResults=10', folders: [] });
+    expect(b[0]).toMatchObject({ href: 'place:parent=toolbar_____&maxResults=10', folder: null });
     expect(b[1]).toMatchObject({
       href: 'https://developer.mozilla.org/',
       title: 'MDN Web Docs',
       description: 'Resources for developers, by developers',
       tags: ['docs', 'web'],
-      folders: ['Dev'],
     });
-    expect(b[2]).toMatchObject({ title: 'The Book', folders: ['Dev', 'Rust'], description: '' });
-    expect(b[3]).toMatchObject({ href: 'javascript:alert(1)', folders: ['Dev'] });
-    expect(b[4]).toMatchObject({ href: 'file:///home/me/notes.html', folders: [] });
-    expect(b[5]).toMatchObject({ title: 'Get Firefox', folders: [] });
-    expect(b[6]).toMatchObject({ title: 'Bread & Butter — "best"', folders: ['Recipes'] });
+    expect(folderOf(b[1]!)).toBe('Dev');
+    expect(b[2]).toMatchObject({ title: 'The Book', folder: { title: 'Dev / Rust', depth: 2 }, description: '' });
+    expect(b[3]).toMatchObject({ href: 'javascript:alert(1)' });
+    expect(b[3]!.folder).toBe(b[1]!.folder); // one folder object, shared
+    expect(b[4]).toMatchObject({ href: 'file:///home/me/notes.html', folder: null });
+    expect(b[5]).toMatchObject({ title: 'Get Firefox', folder: null });
+    expect(b[6]).toMatchObject({ title: 'Bread & Butter — "best"', folder: { title: 'Recipes', depth: 1 } });
   });
 
   it('reads a Pocket export with tags and time_added', () => {
     const b = parseBookmarks(POCKET);
-    expect(b.map((x) => [x.title, x.tags, x.addDate, x.folders])).toEqual([
-      ['One <great> read', ['ai', 'long read'], 1650000000, []],
-      ['https://pocket.example.com/two', [], 1650000001, []],
-      ['Three', ['ai'], 1650000002, []],
+    expect(b.map((x) => [x.title, x.tags, x.addDate, folderOf(x)])).toEqual([
+      ['One <great> read', ['ai', 'long read'], 1650000000, null],
+      ['https://pocket.example.com/two', [], 1650000001, null],
+      ['Three', ['ai'], 1650000002, null],
     ]);
   });
 
@@ -116,7 +121,6 @@ describe('bookmark file parser', () => {
   });
 
   it('gives the same bookmarks when fed in tiny chunks', async () => {
-    const { bookmarkParser } = await import('../../server/services/bookmark-file');
     const out: unknown[] = [];
     const p = bookmarkParser((b) => out.push(b));
     for (let i = 0; i < FIREFOX.length; i += 7) p.write(FIREFOX.slice(i, i + 7));
@@ -135,5 +139,31 @@ describe('bookmark file parser', () => {
     );
     const [b] = parseBookmarks(`<DL>${line}</DL>`);
     expect(b).toMatchObject({ href: 'https://e.com/?a=1&b="2"', title: 'A <b> & "c"', description: 'd & e', tags: ['x', 'y z'], addDate: 1704153600 });
+  });
+
+  it('flattens folders nested deeper than the limit into the one at the limit, and counts them', () => {
+    const html = nestedBookmarkFile(BOOKMARK_FOLDER_MAX_DEPTH + 50, 3);
+    const out: ParsedBookmark[] = [];
+    const p = bookmarkParser((b) => out.push(b));
+    p.write(html);
+    p.end();
+    expect(p.flattenedFolders).toBe(50);
+    expect(out).toHaveLength(3);
+    expect(out[0]!.folder?.depth).toBe(BOOKMARK_FOLDER_MAX_DEPTH);
+    // The path is cut (one character past the longest title, for clipping later) instead of growing.
+    expect(out[0]!.folder?.title.startsWith('f0 / f1 / f2')).toBe(true);
+    expect(out[0]!.folder?.title.length).toBe(TITLE_MAX_LENGTH + 1);
+    expect(new Set(out.map((b) => b.folder)).size).toBe(1);
+  });
+
+  it('keeps bookmarks after a deep folder closes in their own folder', () => {
+    const html = `<DL><DT><H3>A</H3><DL>${'<DT><H3>x</H3><DL>'.repeat(200)}<DT><A HREF="https://e.com/deep">d</A>${'</DL>'.repeat(200)}<DT><A HREF="https://e.com/a">a</A></DL><DT><A HREF="https://e.com/top">t</A></DL>`;
+    const b = parseBookmarks(html);
+    expect(b.map((x) => [x.href, x.folder?.depth ?? 0])).toEqual([
+      ['https://e.com/deep', BOOKMARK_FOLDER_MAX_DEPTH],
+      ['https://e.com/a', 1],
+      ['https://e.com/top', 0],
+    ]);
+    expect(folderOf(b[1]!)).toBe('A');
   });
 });

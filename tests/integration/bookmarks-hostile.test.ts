@@ -1,0 +1,98 @@
+import { expect, it } from 'vitest';
+import {
+  BOOKMARK_FOLDER_MAX_DEPTH,
+  type BookmarkFilePreview,
+  type BookmarkImportSummary,
+} from '../../shared/domain';
+import { nestedBookmarkFile } from '../support/bookmark-files';
+import { signedInUser } from '../support/client';
+import { whileHealthIsPolled } from '../support/health-probe';
+import { describeEachDatabase } from '../support/each-database';
+
+/**
+ * Issue 24 item 1: an import's cost is bounded by its size, and other requests keep being answered
+ * while it runs: the slowest health answer meanwhile must stay under 100 ms.
+ */
+const form = (html: string) => {
+  const data = new FormData();
+  data.append('file', new Blob([html], { type: 'text/html' }), 'bookmarks.html');
+  return data;
+};
+
+describeEachDatabase('hostile bookmark files', (ctx) => {
+  it('previews 10,000 nested folders holding 49,000 bookmarks (2.7 MB), flattened at 100 levels, health answering meanwhile', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const html = nestedBookmarkFile(10_000, 49_000);
+    expect(html.length).toBeGreaterThan(2_700_000);
+    const { result: res, slowestHealthMs, healthMs } = await whileHealthIsPolled(ctx.server.url, () =>
+      user.fetch(`${ctx.server.url}/api/import/bookmarks/preview`, { method: 'POST', body: form(html) }),
+    );
+    expect(res.status).toBe(200);
+    const preview = (await res.json()) as BookmarkFilePreview;
+    expect(preview.bookmarks).toBe(49_000);
+    expect(preview.loose).toBe(0);
+    expect(preview.flattenedFolders).toBe(10_000 - BOOKMARK_FOLDER_MAX_DEPTH);
+    expect(preview.folders).toHaveLength(1);
+    expect(preview.folders[0]?.count).toBe(49_000);
+    expect(preview.folders[0]?.title.startsWith('f0 / f1 / f2 / ')).toBe(true);
+    expect(healthMs.length).toBeGreaterThan(0);
+    expect(slowestHealthMs).toBeLessThan(100);
+  });
+
+  it('answers 40,000 nested folders (1.5 MB) with no bookmarks with a 400, health answering meanwhile', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const { result: res, slowestHealthMs } = await whileHealthIsPolled(ctx.server.url, () =>
+      user.fetch(`${ctx.server.url}/api/import/bookmarks`, { method: 'POST', body: form(nestedBookmarkFile(40_000, 0)) }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'No bookmarks found in this file', code: 'NO_BOOKMARKS' });
+    expect(slowestHealthMs).toBeLessThan(100);
+  });
+
+  it('imports a too-deep file into the folder 100 levels down, says so in the summary, and keeps the links of a private folder out of the main feed', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const html = nestedBookmarkFile(BOOKMARK_FOLDER_MAX_DEPTH + 20, 3).replace(
+      '<DT><H3>f0</H3>',
+      '<DT><A HREF="https://loose.example.com/">Loose</A>\n<DT><H3>f0</H3>',
+    );
+    const res = await user.fetch(`${ctx.server.url}/api/import/bookmarks`, { method: 'POST', body: form(html) });
+    expect(res.status).toBe(200);
+    const summary = (await res.json()) as BookmarkImportSummary;
+    expect(summary).toMatchObject({ created: 4, flattenedFolders: 20 });
+    expect(summary.collections).toEqual([expect.objectContaining({ count: 3, created: true })]);
+
+    const rows = await ctx.server.db.kysely
+      .selectFrom('links')
+      .select(['url', 'in_main_feed'])
+      .where('user_id', '=', user.me.id)
+      .orderBy('url')
+      .execute();
+    // The folder became a private collection: its links are not published to the main feed.
+    expect(rows.map((r) => [r.url, Number(r.in_main_feed)])).toEqual([
+      ['https://deep.example.com/0', 0],
+      ['https://deep.example.com/1', 0],
+      ['https://deep.example.com/2', 0],
+      ['https://loose.example.com/', 1],
+    ]);
+  });
+
+  it('puts the links of loose bookmarks and of public collections in the main feed', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const open = await user.api.createSupercuration({ title: 'Open', isPublic: true, slug: `open-${user.me.id.slice(0, 8).toLowerCase()}` });
+    const html = `<DL><p><DT><A HREF="https://top.example.com/">Top</A><DT><H3>Pub</H3><DL><p><DT><A HREF="https://pub.example.com/">P</A></DL><p></DL><p>`;
+    const summary = await user.api.importBookmarks(new Blob([html], { type: 'text/html' }), {
+      mapping: { Pub: { type: 'collection', id: open.id } },
+    });
+    expect(summary.created).toBe(2);
+    const rows = await ctx.server.db.kysely
+      .selectFrom('links')
+      .select(['url', 'in_main_feed'])
+      .where('user_id', '=', user.me.id)
+      .orderBy('url')
+      .execute();
+    expect(rows.map((r) => [r.url, Number(r.in_main_feed)])).toEqual([
+      ['https://pub.example.com/', 1],
+      ['https://top.example.com/', 1],
+    ]);
+  });
+});
