@@ -13,6 +13,7 @@ import { HttpError, forbidden, registerErrorHandler } from './http/errors';
 import { registerHealthRoutes } from './http/health-routes';
 import { registerImageProxyRoutes } from './http/image-proxy-routes';
 import { registerImportRoutes } from './http/import-routes';
+import { registerJsonBodyParser } from './http/json-body';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerPreviewRoutes } from './http/preview-routes';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   });
 
   registerErrorHandler(server);
+  registerJsonBodyParser(server);
   registerSecurityHeaders(server, {
     contentSecurityPolicy: {
       useDefaults: false,

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
-import type { ApiErrorBody } from '../../shared/domain';
+import { type ApiErrorBody, MSG } from '../../shared/domain';
 
 /** An expected failure with a user-facing message (SPEC §8 wording where it has one). */
 export class HttpError extends Error {
@@ -28,6 +28,18 @@ export function zodErrorBody(err: ZodError): ApiErrorBody {
   };
 }
 
+// @fastify/multipart's own errors for a request that is not a complete multipart body (it answers
+// 406 for some, a status meant for the Accept header).
+const MALFORMED_MULTIPART_CODES = new Set(['FST_INVALID_MULTIPART_CONTENT_TYPE', 'FST_INVALID_JSON_FIELD_ERROR', 'FST_MP_PREMATURE_CLOSE']);
+// Its parser (@fastify/busboy) throws plain Errors, known by their messages: no or a too long boundary
+// in the Content-Type, a body that ends before its closing boundary.
+const MALFORMED_MULTIPART_MESSAGES = /^(Multipart: Boundary not found|The needle cannot .*|(Part|Preamble) terminated early due to unexpected end of multipart data|Unexpected end of multipart data)$/;
+
+function isMalformedMultipart(err: Error): boolean {
+  const code = 'code' in err ? err.code : undefined;
+  return (typeof code === 'string' && MALFORMED_MULTIPART_CODES.has(code)) || (code === undefined && MALFORMED_MULTIPART_MESSAGES.test(err.message));
+}
+
 /** Every failure leaves as `{ error, code }` JSON; unexpected ones are logged and never leak detail. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
@@ -35,11 +47,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(err.status).send({ ...err.details, error: err.message, code: err.code } satisfies ApiErrorBody);
     }
     if (err instanceof ZodError) return reply.status(400).send(zodErrorBody(err));
+    if (isMalformedMultipart(err)) {
+      return reply.status(400).send({ error: MSG.malformedMultipart, code: 'MALFORMED_MULTIPART' } satisfies ApiErrorBody);
+    }
     const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
+    // A body over a limit of Fastify or @fastify/multipart (size, parts, fields, files).
+    if (status === 413) return reply.status(413).send({ error: MSG.bodyTooLarge, code: 'PAYLOAD_TOO_LARGE' } satisfies ApiErrorBody);
     if (status >= 400 && status < 500) {
       const code = 'code' in err && typeof err.code === 'string' ? err.code : 'BAD_REQUEST';
-      const message = status === 413 ? 'Request body is too large' : err.message;
-      return reply.status(status).send({ error: message, code } satisfies ApiErrorBody);
+      return reply.status(status).send({ error: err.message, code } satisfies ApiErrorBody);
     }
     req.log.error({ err }, 'request failed');
     return reply.status(500).send({ error: 'Something went wrong. Please try again.', code: 'INTERNAL' });

@@ -13,7 +13,7 @@ export async function receiveImage<T>(req: FastifyRequest, field: string, store:
   if (!req.isMultipart()) throw badRequest(MSG.imagesOnly);
   const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
   if (!file || file.fieldname !== field || !file.mimetype.startsWith('image/')) throw badRequest(MSG.imagesOnly);
-  const tooLarge = () => new HttpError(413, MSG.imageTooLarge);
+  const tooLarge = () => new HttpError(413, MSG.imageTooLarge, 'FILE_TOO_LARGE');
   let buffer: Buffer;
   try {
     buffer = await file.toBuffer();

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { LINK_MESSAGES, type LinkPreview, TITLE_MAX_LENGTH, URL_MAX_LENGTH } from '../../shared/domain';
+import { LINK_MESSAGES, type LinkPreview, TITLE_MAX_LENGTH, URL_MAX_LENGTH, stripUnsafeText } from '../../shared/domain';
 
 /** HTML bytes to the preview of SPEC §3: og:*, then twitter:*, then <title> / meta description. */
 
@@ -53,10 +53,12 @@ export function decodeHtml(body: Uint8Array, contentType: string): string {
   return new TextDecoder(charsetOf(contentType, body)).decode(body);
 }
 
-/** Control characters and runs of whitespace become one space; trimmed; '' stays ''. */
+/**
+ * One line a link may store (stripUnsafeText: no control character or bidi override, NFC), runs of
+ * whitespace as one space; '' stays ''.
+ */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+  return stripUnsafeText(text).replace(/\s+/g, ' ');
 }
 
 /** At most `max` UTF-16 units (what the link schema counts), never splitting a surrogate pair. */

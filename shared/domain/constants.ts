@@ -16,6 +16,8 @@ export const BIO_MAX_LENGTH = 500;
 export const LOCATION_MAX_LENGTH = 100;
 export const WEBSITE_MAX_LENGTH = 2048;
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+/** Arrays and objects in a JSON body nest at most this deep (400 beyond). */
+export const JSON_MAX_DEPTH = 64;
 
 export const TOAST_DURATION_MS = { success: 2000, error: 4000, blank: 4000 } as const;
 export const TOAST_LIMIT = 20;

@@ -9,3 +9,4 @@ export * from './csv';
 export * from './extract-urls';
 export * from './import';
 export * from './bookmarks';
+export * from './text';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_LINK_TEXT, FORMATS, type FormatId } from './constants';
+import { cleanText } from './text';
 import { isHttpUrl } from './url';
 
 export const LINK_MESSAGES = {
@@ -113,12 +114,12 @@ export const thumbnailUrlField = z
 
 const fields = {
   url: optionalUrl,
-  title: z.string(invalid).trim().min(1, LINK_MESSAGES.invalidLinkData).max(TITLE_MAX_LENGTH, invalid),
-  description: z.string(invalid).trim().min(1, LINK_MESSAGES.invalidLinkData).max(DESCRIPTION_MAX_LENGTH, invalid),
+  title: cleanText(invalid).min(1, LINK_MESSAGES.invalidLinkData).max(TITLE_MAX_LENGTH, invalid),
+  description: cleanText(invalid, { multiline: true })
+    .min(1, LINK_MESSAGES.invalidLinkData)
+    .max(DESCRIPTION_MAX_LENGTH, invalid),
   thumbnailUrl: thumbnailUrlField,
-  linkText: z
-    .string(invalid)
-    .trim()
+  linkText: cleanText(invalid)
     .max(LINK_TEXT_MAX_LENGTH, invalid)
     .optional()
     .transform((v) => (v ? v : undefined)),
@@ -230,9 +231,7 @@ export interface Topic {
 export const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 
 export const topicInputSchema = z.object({
-  name: z
-    .string({ error: LINK_MESSAGES.topicNameRequired })
-    .trim()
+  name: cleanText({ error: LINK_MESSAGES.topicNameRequired })
     .min(1, LINK_MESSAGES.topicNameRequired)
     .max(TOPIC_NAME_MAX_LENGTH, `Topic names are at most ${TOPIC_NAME_MAX_LENGTH} characters`),
   color: z.string().regex(HEX_COLOR, LINK_MESSAGES.invalidColor).transform((c) => c.toLowerCase()),

@@ -1,3 +1,5 @@
+import { JSON_MAX_DEPTH } from './constants';
+
 /** User-facing texts of SPEC §8, verbatim. One place so server, web and extension agree. */
 export const MSG = {
   invalidCredentials: 'Invalid email or password',
@@ -21,6 +23,9 @@ export const MSG = {
   websiteInvalid: 'Website must be an http(s) URL',
   imagesOnly: 'Only image files can be uploaded',
   imageTooLarge: 'Images must be 5 MB or smaller',
+  bodyTooLarge: 'Request body is too large',
+  jsonTooDeep: `JSON bodies can be nested at most ${JSON_MAX_DEPTH} levels deep`,
+  malformedMultipart: 'The upload could not be read: it is not a complete multipart/form-data body',
   forbiddenProfile: 'You can only edit your own profile',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
   pageNotFound: 'Page not found',

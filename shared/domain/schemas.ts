@@ -8,11 +8,10 @@ import {
   WEBSITE_MAX_LENGTH,
 } from './constants';
 import { MSG } from './messages';
+import { cleanText } from './text';
 import { isHttpUrl } from './url';
 
-const name = z
-  .string({ error: MSG.nameRequired })
-  .trim()
+const name = cleanText({ error: MSG.nameRequired })
   .min(1, MSG.nameRequired)
   .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
 
@@ -33,11 +32,9 @@ export const loginSchema = z.object({
   password: z.string().min(1, MSG.invalidCredentials),
 });
 
-/** Optional free text: trimmed, and an empty string means "cleared" (stored as null). */
-const optionalText = (max: number, label: string) =>
-  z
-    .string()
-    .trim()
+/** Optional free text (cleanText): an empty string means "cleared" (stored as null). */
+const optionalText = (max: number, label: string, multiline = false) =>
+  cleanText(undefined, { multiline })
     .max(max, `${label} must be at most ${max} characters`)
     .transform((v) => (v === '' ? null : v))
     .nullable()
@@ -45,11 +42,9 @@ const optionalText = (max: number, label: string) =>
 
 export const profileUpdateSchema = z.object({
   name,
-  bio: optionalText(BIO_MAX_LENGTH, 'Bio'),
+  bio: optionalText(BIO_MAX_LENGTH, 'Bio', true),
   location: optionalText(LOCATION_MAX_LENGTH, 'Location'),
-  website: z
-    .string()
-    .trim()
+  website: cleanText()
     .max(WEBSITE_MAX_LENGTH, MSG.websiteInvalid)
     .refine((v) => v === '' || isHttpUrl(v), MSG.websiteInvalid)
     .transform((v) => (v === '' ? null : v))

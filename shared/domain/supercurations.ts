@@ -15,6 +15,7 @@ import {
 } from './links';
 import { MSG } from './messages';
 import { emailSchema } from './schemas';
+import { cleanText } from './text';
 
 /** User-facing texts of SPEC §8 (Supercurations, Resources, Collaborators) verbatim, then our own. */
 export const SUPERCURATION_MESSAGES = {
@@ -163,15 +164,10 @@ export const FOCUS_LABELS: Record<FocusCategory, string> = {
 
 const invalid = { error: SUPERCURATION_MESSAGES.invalidInput };
 
-const title = z
-  .string({ error: SUPERCURATION_MESSAGES.titleRequired })
-  .trim()
+const title = cleanText({ error: SUPERCURATION_MESSAGES.titleRequired })
   .min(1, SUPERCURATION_MESSAGES.titleRequired)
   .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`);
-const description = z
-  .string(invalid)
-  .trim()
-  .max(DESCRIPTION_MAX_LENGTH, `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`);
+const description = cleanText(invalid, { multiline: true }).max(DESCRIPTION_MAX_LENGTH, `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`);
 /** A slug as typed: trimmed; '' or null means none. Validated against SLUG_PATTERN. */
 const slug = z
   .union([z.string(invalid), z.null()])
@@ -277,9 +273,7 @@ export const addResourceSchema = z
 export type AddResourceInput = { linkId: string } | { link: z.input<typeof createLinkSchema> };
 export type AddResource = z.output<typeof addResourceSchema>;
 
-const tagName = z
-  .string({ error: SUPERCURATION_MESSAGES.tagNameRequired })
-  .trim()
+const tagName = cleanText({ error: SUPERCURATION_MESSAGES.tagNameRequired })
   .min(1, SUPERCURATION_MESSAGES.tagNameRequired)
   .max(TAG_NAME_MAX_LENGTH, `Tag names are at most ${TAG_NAME_MAX_LENGTH} characters`);
 
@@ -292,9 +286,7 @@ export type SetResourceTagsInput = z.input<typeof setResourceTagsSchema>;
 
 export const updateTagCategorySchema = z.object(
   {
-    name: z
-      .string({ error: SUPERCURATION_MESSAGES.categoryNameRequired })
-      .trim()
+    name: cleanText({ error: SUPERCURATION_MESSAGES.categoryNameRequired })
       .min(1, SUPERCURATION_MESSAGES.categoryNameRequired)
       .max(TAG_CATEGORY_NAME_MAX_LENGTH, `Category names are at most ${TAG_CATEGORY_NAME_MAX_LENGTH} characters`)
       .optional(),

@@ -107,7 +107,7 @@ describeEachDatabase('profiles', (ctx) => {
     const huge = await failure(
       user.api.uploadAvatar(user.me.id, new Blob([new Uint8Array(5 * 1024 * 1024 + 1)], { type: 'image/png' })),
     );
-    expect([huge.status, huge.message, huge.code]).toEqual([413, MSG.imageTooLarge, undefined]);
+    expect([huge.status, huge.message, huge.code]).toEqual([413, MSG.imageTooLarge, 'FILE_TOO_LARGE']);
     expect((await user.api.me())?.avatarUrl).toBe(before);
   });
 });
