@@ -4,6 +4,7 @@ import {
   BOOKMARKS_MAX_BYTES,
   BOOKMARKS_NDJSON,
   BOOKMARK_MESSAGES,
+  JSON_MAX_DEPTH,
   type BookmarkImportEvent,
   type FolderMapping,
   LINK_MESSAGES,
@@ -16,6 +17,7 @@ import { type ParsedBookmark, bookmarkParser } from '../services/bookmark-file';
 import { bookmarkPreviewCounter, exportBookmarks, importBookmarks, mappedCollections } from '../services/bookmarks';
 import { eventLoopTurns } from '../services/event-loop-turns';
 import { HttpError, badRequest } from './errors';
+import { jsonNestedDeeperThan } from './json-body';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -35,6 +37,7 @@ function parseMapping(raw: string | undefined): FolderMapping {
   if (raw === undefined) return {};
   let json: unknown;
   try {
+    if (jsonNestedDeeperThan(raw, JSON_MAX_DEPTH)) throw new Error('too deep');
     json = JSON.parse(raw);
   } catch {
     throw badRequest(BOOKMARK_MESSAGES.invalidMapping, 'INVALID_MAPPING');

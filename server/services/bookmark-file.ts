@@ -4,6 +4,7 @@ import {
   BOOKMARK_MESSAGES,
   FOLDER_PATH_SEPARATOR,
   TITLE_MAX_LENGTH,
+  stripUnsafeText,
 } from '../../shared/domain';
 import { badRequest } from '../http/errors';
 import { htmlTagReader } from './html-tag-reader';
@@ -65,7 +66,8 @@ const ROOT_FOLDER_NAMES = new Set(
 );
 const ROOT_FOLDER_FLAGS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'];
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** One line of text: runs of spaces as one, control characters and bidi overrides stripped (issue 24: imports strip, not refuse). */
+const collapse = (s: string) => stripUnsafeText(s).replace(/\s+/g, ' ');
 
 /** ADD_DATE in seconds; milliseconds and microseconds (some exporters) are scaled down. */
 export function parseAddDate(raw: string | undefined): number | null {

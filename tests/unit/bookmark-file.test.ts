@@ -166,4 +166,11 @@ describe('bookmark file parser', () => {
     ]);
     expect(folderOf(b[1]!)).toBe('A');
   });
+
+  it('strips control characters and bidi overrides from imported text instead of refusing the bookmark', () => {
+    const [b] = parseBookmarks(
+      '<DL><DT><H3>Fo\u0000lder\u202e</H3><DL><DT><A HREF="https://e.com/" TAGS="a\u2066i,x">Ti\u0000tle\u202e e\u0301</A><DD>Note\u0007 here</DL></DL>',
+    );
+    expect(b).toMatchObject({ title: 'Title é', description: 'Note here', tags: ['ai', 'x'], folder: { title: 'Folder' } });
+  });
 });
