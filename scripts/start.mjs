@@ -1,6 +1,7 @@
-// `npm start`: build whatever is missing or older than its sources, then run the server
-// (which migrates the database on start).
-import { spawn, spawnSync } from 'node:child_process';
+// `npm start`: build whatever is missing or older than its sources, then run the server (which
+// migrates the database on start) under the supervisor of server/supervisor-main.ts, which
+// restarts it when it crashes.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -28,13 +29,13 @@ function run(label, command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-if (stale('dist/web/index.html', ['web', 'shared'])) {
+// WEB_DIR set: the server serves that build, not dist/web.
+if (!process.env.WEB_DIR && stale('dist/web/index.html', ['web', 'shared'])) {
   run('Building the web app...', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 }
-if (stale('dist/server.js', ['server', 'shared'])) {
+if (['dist/server.js', 'dist/supervisor.js'].some((output) => stale(output, ['server', 'shared']))) {
   run('Building the server...', process.execPath, ['scripts/build-server.mjs']);
 }
 
-const server = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const { main } = await import('../dist/supervisor.js');
+main();

@@ -1,8 +1,26 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { authOptions } from './auth';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
+import { EXIT_CONFIG, EXIT_CRASH } from './supervisor';
+
+let logger: FastifyBaseLogger | undefined;
+
+/**
+ * Logs the error and exits: after an uncaught error the process's state is unknown, and the
+ * supervisor (npm start) restarts a clean one.
+ */
+function crash(what: string) {
+  return (err: unknown) => {
+    if (logger) logger.fatal({ err }, `${what}: exiting`);
+    else console.error(`${what}: exiting`, err);
+    process.exit(EXIT_CRASH);
+  };
+}
+process.on('uncaughtException', crash('uncaught exception'));
+process.on('unhandledRejection', crash('unhandled promise rejection'));
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -11,13 +29,14 @@ async function main() {
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
-      process.exit(1);
+      process.exit(EXIT_CONFIG);
     }
     throw err;
   }
   const db = openDatabase(config);
   await migrate(db, authOptions(config, db));
   const { server } = await buildApp(config, db);
+  logger = server.log;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -40,7 +59,4 @@ async function main() {
   server.log.info(`Supercurate is running at ${config.publicUrl} (${db.dialect})`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().catch(crash('could not start'));

@@ -7,6 +7,7 @@ import { freePort } from '../../support/free-port';
 import { snapshotWebBuild } from './web-build';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
+const OUTPUT_KEPT_CHARS = 100_000;
 const START_DEADLINE_MS = 60_000;
 const STOP_DEADLINE_MS = 15_000;
 const POLL_INTERVAL_MS = 100;
@@ -21,8 +22,12 @@ export interface ServerProcess {
   database: TestDatabase['name'];
   /** The PostgreSQL database of this server (undefined: SQLite in dataDir). */
   databaseUrl: string | undefined;
-  /** The process id of the running server. */
+  /** The process id of the running server (of the supervisor under `npm start`). */
   readonly pid: number | undefined;
+  /** The latest output (stdout and stderr) of the running process. */
+  output(): string;
+  /** SIGTERM; resolves with the exit code. Throws if it has not exited 15 s later. */
+  stop(): Promise<number | null>;
   /**
    * Stops the process with SIGTERM (or SIGKILL: a crash, no shutdown at all) and starts a new one
    * on the same DATA_DIR, database and port.
@@ -33,12 +38,24 @@ export interface ServerProcess {
 }
 
 /**
+ * How the server is run: `server/main.ts` through tsx (sources, no build needed), or `npm start`
+ * (scripts/start.mjs: the built dist/server.js under its supervisor).
+ */
+export type Launcher = 'server' | 'npm start';
+
+const LAUNCH_ARGS: Record<Launcher, string[]> = {
+  server: ['--import', 'tsx', 'server/main.ts'],
+  'npm start': ['scripts/start.mjs'],
+};
+
+/**
  * Starts the real server on a fresh database of the given kind (SQLite in DATA_DIR by default).
  * `env` adds or overrides server variables (e.g. PREVIEW_ALLOW_PRIVATE) for this server only.
  */
 export async function startServerProcess(
   database?: TestDatabase,
   extraEnv: Record<string, string> = {},
+  launcher: Launcher = 'server',
 ): Promise<ServerProcess> {
   const web = await snapshotWebBuild();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-e2e-'));
@@ -70,7 +87,7 @@ export async function startServerProcess(
 
   let child: RunningChild | undefined;
   try {
-    child = await spawnServer(env, url);
+    child = await spawnServer(launcher, env, url);
   } catch (err) {
     await fresh.drop().catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });
@@ -88,10 +105,17 @@ export async function startServerProcess(
     get pid() {
       return child?.pid;
     },
+    output() {
+      return child?.output() ?? '';
+    },
+    async stop() {
+      if (!child) throw new Error('the server is not running');
+      return child.stop();
+    },
     async restart(options = {}) {
       if (child) await (options.kill ? child.kill() : child.stop());
       child = undefined;
-      child = await spawnServer(env, url);
+      child = await spawnServer(launcher, env, url);
     },
     async destroy() {
       try {
@@ -108,28 +132,38 @@ export async function startServerProcess(
 
 interface RunningChild {
   pid: number | undefined;
-  stop(): Promise<void>;
+  output(): string;
+  stop(): Promise<number | null>;
   /** SIGKILL, resolved once the process is gone. */
   kill(): Promise<void>;
 }
 
-async function spawnServer(env: NodeJS.ProcessEnv, url: string): Promise<RunningChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A launched server process (not waited for) and what it has written so far. */
+export interface Launched {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (null: ended by a signal). */
+  exited: Promise<number | null>;
+}
+
+export function launch(launcher: Launcher, env: NodeJS.ProcessEnv): Launched {
+  const child = spawn(process.execPath, LAUNCH_ARGS[launcher], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
+    output = (output + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function spawnServer(launcher: Launcher, env: NodeJS.ProcessEnv, url: string): Promise<RunningChild> {
+  const { child, output, exited } = launch(launcher, env);
   // A server that dies during a test says why.
   let stopping = false;
   void exited.then((code) => {
-    if (!stopping) console.error(`e2e server ${url} exited with code ${code}:\n${output}`);
+    if (!stopping) console.error(`e2e server ${url} exited with code ${code}:\n${output()}`);
   });
 
   try {
@@ -137,13 +171,14 @@ async function spawnServer(env: NodeJS.ProcessEnv, url: string): Promise<Running
   } catch (err) {
     stopping = true;
     await stopChild(child, exited);
-    throw new Error(`${(err as Error).message}\n--- server output ---\n${output}`);
+    throw new Error(`${(err as Error).message}\n--- server output ---\n${output()}`);
   }
   return {
     pid: child.pid,
+    output,
     async stop() {
       stopping = true;
-      await stopChild(child, exited);
+      return stopChild(child, exited);
     },
     async kill() {
       stopping = true;
@@ -177,9 +212,12 @@ async function waitUntilHealthy(url: string, child: ChildProcess, exited: Promis
   throw new Error(`the server at ${url} was not ready after ${START_DEADLINE_MS} ms (${lastProblem})`);
 }
 
-/** SIGTERM to this child (never by name), then SIGKILL if it does not finish shutting down in time. */
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+/**
+ * SIGTERM to this child (never by name), then SIGKILL if it does not finish shutting down in time.
+ * Resolves with its exit code.
+ */
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -192,4 +230,5 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
     await exited;
     throw new Error(`the server did not stop within ${STOP_DEADLINE_MS} ms of SIGTERM`);
   }
+  return result;
 }
