@@ -3,7 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MSG, registerSchema } from '../../shared/domain';
 import type { Auth } from '../auth';
 import type { Config } from '../config';
+import type { Db } from '../db';
+import { rateLimitCounter } from '../services/rate-limits';
 import { zodErrorBody } from './errors';
+import { databaseStore } from './rate-limit-stores';
 
 /** Better Auth's error codes, in the words of SPEC §8. */
 const AUTH_MESSAGES: Record<string, string> = {
@@ -27,7 +30,13 @@ function fallbackMessage(path: string): string {
  * rate limited; sign-up input is checked with the shared schema first so its messages match
  * the web form's.
  */
-export function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Config): void {
+interface Deps {
+  auth: Auth;
+  config: Config;
+  db: Db;
+}
+
+export function registerAuthRoutes(app: FastifyInstance, { auth, config, db }: Deps): void {
   async function forward(req: FastifyRequest, reply: FastifyReply, body?: unknown) {
     const path = req.url.split('?')[0] ?? req.url;
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -55,8 +64,9 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, config: Con
     return reply.type('application/json').send({ error: message, code });
   }
 
+  const sharedStore = databaseStore(rateLimitCounter(db));
   const limited = {
-    config: { rateLimit: { max: config.authRateLimit, timeWindow: '1 minute' } },
+    config: { rateLimit: { max: config.authRateLimit, timeWindow: '1 minute', store: sharedStore } },
   };
 
   app.post('/api/auth/sign-in/email', limited, (req, reply) => forward(req, reply));
