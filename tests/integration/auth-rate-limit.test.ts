@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { MSG } from '../../shared/domain';
 import type { TestServer } from '../support/server';
-import { http, newUser } from '../support/client';
+import { http, newUser, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 
 /** AUTH_RATE_LIMIT of these suites: the 4th attempt of a minute is refused. */
@@ -27,6 +27,37 @@ async function withTwin(server: TestServer, test: (twin: TestServer) => Promise<
     await twin.destroy();
   }
 }
+
+describeEachDatabase(
+  'change-password rate limit',
+  (ctx) => {
+    it('limits wrong current passwords across two server processes on one database', async () => {
+      const user = await signedInUser(ctx.server.url);
+      const cookie = user.cookieHeader();
+      const attempt = (server: TestServer, currentPassword: string) =>
+        post(server, '/api/auth/change-password', { currentPassword, newPassword: 'a brand new one 7' }, cookie);
+
+      await withTwin(ctx.server, async (twin) => {
+        const servers = [ctx.server, twin, ctx.server];
+        for (const server of servers) expect((await attempt(server, 'wrong-password-1')).status).toBe(400);
+        expect(await attempt(twin, 'wrong-password-1')).toEqual({ status: 429, body: limited });
+        // Limited is limited: the right password too, on either process, and nothing changed.
+        expect(await attempt(ctx.server, user.input.password)).toEqual({ status: 429, body: limited });
+        const signIn = await post(twin, '/api/auth/sign-in/email', { email: user.input.email, password: user.input.password });
+        expect(signIn.status).toBe(200);
+
+        // Once the window is over (moved into the past here), attempts count from one again.
+        await ctx.server.db.kysely
+          .updateTable('rate_limits')
+          .set({ reset_at: new Date(Date.now() - 1000).toISOString() })
+          .where('key', 'like', '/api/auth/change-password %')
+          .execute();
+        expect((await attempt(twin, 'wrong-password-1')).status).toBe(400);
+      });
+    });
+  },
+  { AUTH_RATE_LIMIT: String(LIMIT) },
+);
 
 describeEachDatabase(
   'sign-in and sign-up rate limits',
