@@ -16,6 +16,7 @@ import { registerImportRoutes } from './http/import-routes';
 import { registerJsonBodyParser } from './http/json-body';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerPreviewRoutes } from './http/preview-routes';
+import { PerRouteStore } from './http/rate-limit-stores';
 import { registerSecurityHeaders } from './http/security-headers';
 import { sessionReader } from './http/session';
 import { publicSupercurationPage, registerSupercurationRoutes } from './http/supercuration-routes';
@@ -100,6 +101,8 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   });
   await server.register(rateLimit, {
     global: false,
+    // In memory, except for the routes whose limit names a shared store (the auth routes').
+    store: PerRouteStore,
     errorResponseBuilder: () => new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED'),
   });
   await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
@@ -129,7 +132,7 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
   });
 
   registerHealthRoutes(server, db);
-  registerAuthRoutes(server, auth, config);
+  registerAuthRoutes(server, { auth, config, db });
   registerUserRoutes(server, { db, storage, session });
   registerLinkRoutes(server, { db, session });
   registerImportRoutes(server, { db, session });

@@ -11,6 +11,7 @@ import * as m0006 from './migrations/0006_email_delivery';
 import * as m0007 from './migrations/0007_feed_filter_indexes';
 import * as m0008 from './migrations/0008_mail_outbox';
 import * as m0010 from './migrations/0010_directory_search_prefixes';
+import * as m0011 from './migrations/0011_rate_limits';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_feed_filter_indexes': m0007,
   '0008_mail_outbox': m0008,
   '0010_directory_search_prefixes': m0010,
+  '0011_rate_limits': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -153,4 +153,10 @@ export interface Database {
     publisher_id: string;
     created_at: string;
   };
+  rate_limits: {
+    key: string;
+    count: number;
+    /** When the current window ends (ISO-8601). */
+    reset_at: string;
+  };
 }

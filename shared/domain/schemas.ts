@@ -17,19 +17,36 @@ const name = cleanText({ error: MSG.nameRequired })
 
 export const emailSchema = z.string({ error: MSG.emailInvalid }).trim().toLowerCase().pipe(z.email(MSG.emailInvalid));
 
+/**
+ * A password someone chooses (sign-up, change, reset). The server also refuses the most common
+ * passwords (server/services/passwords.ts): that list is too large for the web bundle.
+ */
+export const newPasswordSchema = z
+  .string({ error: MSG.passwordTooShort })
+  .min(PASSWORD_MIN_LENGTH, MSG.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, MSG.passwordTooLong)
+  .refine((v) => v.trim() !== '', MSG.passwordBlank);
+
 export const registerSchema = z.object({
   name,
   email: emailSchema,
-  password: z
-    .string({ error: MSG.passwordTooShort })
-    .min(PASSWORD_MIN_LENGTH, MSG.passwordTooShort)
-    .max(PASSWORD_MAX_LENGTH, MSG.passwordTooLong),
+  password: newPasswordSchema,
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
+/** Better Auth's change-password body. */
+export const changePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: MSG.currentPasswordWrong })
+    .min(1, MSG.currentPasswordWrong)
+    .max(PASSWORD_MAX_LENGTH, MSG.currentPasswordWrong),
+  newPassword: newPasswordSchema,
+  revokeOtherSessions: z.boolean().optional(),
+});
+
 export const loginSchema = z.object({
-  email: z.string().trim().min(1, MSG.invalidCredentials),
-  password: z.string().min(1, MSG.invalidCredentials),
+  email: z.string({ error: MSG.invalidCredentials }).trim().min(1, MSG.invalidCredentials),
+  password: z.string({ error: MSG.invalidCredentials }).min(1, MSG.invalidCredentials),
 });
 
 /** Optional free text (cleanText): an empty string means "cleared" (stored as null). */

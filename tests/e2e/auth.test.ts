@@ -66,6 +66,35 @@ for (const database of databases) {
       expect(new URL(page.url()).pathname).toBe('/register');
     });
 
+    test('a refused password says why under the password field, whether the page or the server refuses it', async () => {
+      const page = await e2e.open();
+      await page.goto('/register');
+      const account = freshAccount();
+      await page.getByLabel('Full name').fill(account.name);
+      await page.getByLabel('Email').fill(account.email);
+      const password = page.getByLabel('Password');
+      const create = page.getByRole('button', { name: 'Create account' });
+      const message = page.locator('#register-password-error');
+
+      for (const [refused, why] of [
+        [' '.repeat(8), "Password can't be only spaces"],
+        // Only the server knows the common passwords.
+        ['password123', 'This password is too common. Choose one that is harder to guess.'],
+      ] as const) {
+        await password.fill(refused);
+        await create.click();
+        await visible(page.getByText(why));
+        expect(await message.textContent()).toBe(why);
+        expect((await password.getAttribute('aria-describedby'))?.split(' ')).toContain('register-password-error');
+        expect(await password.getAttribute('aria-invalid')).toBe('true');
+        expect(new URL(page.url()).pathname).toBe('/register');
+      }
+
+      await password.fill(account.password);
+      await create.click();
+      await waitForPath(page, '/home');
+    });
+
     test("'Already have an account?' links to sign in", async () => {
       const page = await e2e.open();
       await page.goto('/register');

@@ -17,6 +17,8 @@ export interface TestServer {
   stop(): Promise<void>;
   /** A new server process-equivalent on the same data and port. */
   restart(): Promise<TestServer>;
+  /** A second server process-equivalent on the same database and data, on its own port; its destroy() only stops it. */
+  twin(): Promise<TestServer>;
   /** Stops and deletes everything. */
   destroy(): Promise<void>;
 }
@@ -73,6 +75,7 @@ async function launch(opts: LaunchOptions): Promise<TestServer> {
       await stop();
       return launch(opts);
     },
+    twin: async () => launch({ ...opts, port: await freePort(), cleanup: async () => {} }),
     destroy: async () => {
       await stop();
       await opts.cleanup();

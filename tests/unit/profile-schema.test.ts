@@ -8,6 +8,9 @@ describe('registration input', () => {
     [{ name: 'Ann', email: 'ann@', password: '12345678' }, MSG.emailInvalid],
     [{ name: 'Ann', email: 'ann@example.com', password: '1234567' }, MSG.passwordTooShort],
     [{ name: 'Ann', email: 'ann@example.com', password: 'x'.repeat(129) }, MSG.passwordTooLong],
+    [{ name: 'Ann', email: 'ann@example.com', password: ' '.repeat(8) }, MSG.passwordBlank],
+    [{ name: 'Ann', email: 'ann@example.com', password: ' \t\n\u00a0\u2003\u3000  ' }, MSG.passwordBlank],
+    [{ name: 'Ann', email: 'ann@example.com', password: '  pass  word  ' }, null],
   ])('%o → %s', (input, message) => {
     const result = registerSchema.safeParse(input);
     expect(result.success ? null : result.error.issues[0]?.message).toBe(message);

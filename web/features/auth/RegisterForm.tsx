@@ -14,26 +14,44 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
+import { ApiError } from '../../../shared/api/client';
 import { api, messageOf } from '../../lib/api';
 import { useEnterApp } from './useSession';
+
+interface Problem {
+  /** The field it concerns, when the schema (ours or the server's) names one. */
+  field?: string;
+  message: string;
+}
+
+/** The server's first validation issue names its field (server/http/errors.ts zodErrorBody). */
+function serverProblem(error: Error): Problem {
+  const issues = error instanceof ApiError ? error.details.issues : undefined;
+  const field = Array.isArray(issues) ? (issues[0] as { path?: unknown } | undefined)?.path : undefined;
+  return { field: typeof field === 'string' ? field : undefined, message: messageOf(error, MSG.signUpFailed) };
+}
 
 export function RegisterForm() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<Problem | null>(null);
   const enterApp = useEnterApp();
   const signUp = useMutation({
     mutationFn: (input: RegisterInput) => api.signUp(input),
     onSuccess: enterApp,
   });
   const canSubmit = name.trim() !== '' && email.trim() !== '' && password !== '' && !signUp.isPending;
+  const problem = invalid ?? (signUp.error && serverProblem(signUp.error));
+  // Why a password is refused shows under its field (the server alone knows the common passwords).
+  const passwordProblem = problem?.field === 'password' ? problem.message : null;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!canSubmit) return;
     const parsed = registerSchema.safeParse({ name, email, password });
-    setInvalid(parsed.success ? null : (parsed.error.issues[0]?.message ?? MSG.signUpFailed));
+    const issue = parsed.error?.issues[0];
+    setInvalid(parsed.success ? null : { field: issue?.path[0]?.toString(), message: issue?.message ?? MSG.signUpFailed });
     if (parsed.success) signUp.mutate(parsed.data);
   }
 
@@ -76,15 +94,21 @@ export function RegisterForm() {
               required
               minLength={PASSWORD_MIN_LENGTH}
               maxLength={PASSWORD_MAX_LENGTH}
-              aria-describedby="register-password-hint"
+              aria-describedby={passwordProblem ? 'register-password-hint register-password-error' : 'register-password-hint'}
+              aria-invalid={passwordProblem ? true : undefined}
               value={password}
               onChange={(e) => setPassword(e.target.value)}
             />
             <p id="register-password-hint" className="text-xs text-muted-foreground">
-              At least {PASSWORD_MIN_LENGTH} characters
+              At least {PASSWORD_MIN_LENGTH} characters, and not a commonly used password
             </p>
+            {passwordProblem && (
+              <p id="register-password-error" role="alert" className="text-sm text-destructive">
+                {passwordProblem}
+              </p>
+            )}
           </div>
-          <FormError message={invalid ?? (signUp.error && messageOf(signUp.error, MSG.signUpFailed))} />
+          <FormError message={passwordProblem ? null : problem?.message} />
           <Button type="submit" className="w-full" disabled={!canSubmit}>
             {signUp.isPending ? 'Creating account...' : 'Create account'}
           </Button>
