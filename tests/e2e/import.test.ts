@@ -1,11 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../shared/api/client';
-import { IMPORT_MESSAGES } from '../../shared/domain';
+import { BOOKMARK_FOLDER_MAX_DEPTH, IMPORT_MESSAGES, flattenedFoldersText } from '../../shared/domain';
 import { testDatabases } from '../support/databases';
 import { expectNoHorizontalScroll, holdRequests, visible } from './support/flows';
 import { useE2E } from './support/harness';
 import { LOOPBACK_PREVIEWS, feedCard, signInWithLinks, useArticleServer } from './support/link-flows';
+import { nestedBookmarkFile } from '../support/bookmark-files';
 import { CHROMIUM_BOOKMARKS_HTML } from '../support/chromium-bookmarks';
 
 const databases = await testDatabases();
@@ -240,6 +241,24 @@ for (const database of databases) {
       await page.waitForURL(`**/supercurations/${reading.id}`);
       const own = await user.api.mySupercurationChoices();
       expect(own.map((c) => c.title).sort()).toEqual(['Dev / Rust', 'Reading list']);
+    });
+
+    test('a file nested deeper than 100 folders is flattened, and the preview and the summary say so', async () => {
+      const page = await e2e.open();
+      await signInWithLinks(page, e2e.server.origin);
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Bookmarks file' }).click();
+      await page.getByRole('tabpanel', { name: 'Bookmarks file' }).getByLabel('Bookmarks file').setInputFiles({
+        name: 'deep.html',
+        mimeType: 'text/html',
+        buffer: Buffer.from(nestedBookmarkFile(BOOKMARK_FOLDER_MAX_DEPTH + 30, 2)),
+      });
+      const folders = await visible(page.getByRole('form', { name: 'Bookmark folders' }));
+      const line = `${flattenedFoldersText(30)}.`;
+      await visible(folders.getByText(line, { exact: true }));
+      await folders.getByRole('button', { name: 'Import 2 bookmarks' }).click();
+      const summary = await visible(page.getByRole('status').filter({ hasText: '2 links imported' }));
+      await visible(summary.getByText(line, { exact: true }));
     });
 
     test('a large bookmarks file shows how many are imported while it runs', async () => {

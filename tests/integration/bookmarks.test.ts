@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { BookmarkImportSummary } from '../../shared/domain';
+import { BOOKMARKS_CHUNK, type BookmarkImportSummary } from '../../shared/domain';
 import { parseBookmarks } from '../../server/services/bookmark-file';
 import { CHROMIUM_BOOKMARKS_EXPECTED, CHROMIUM_BOOKMARKS_HTML } from '../support/chromium-bookmarks';
 import { failure, signedInUser, testClient } from '../support/client';
@@ -154,13 +154,11 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; done?: number; total?: number; summary?: BookmarkImportSummary });
-    // One line before the first chunk of 500 and one after each.
-    expect(lines.filter((l) => l.type === 'progress').map((l) => [l.done, l.total])).toEqual([
-      [0, n],
-      [500, n],
-      [1000, n],
-      [n, n],
-    ]);
+    // One line before the first chunk and one after each.
+    const chunks = Math.ceil(n / BOOKMARKS_CHUNK);
+    expect(lines.filter((l) => l.type === 'progress').map((l) => [l.done, l.total])).toEqual(
+      Array.from({ length: chunks + 1 }, (_, i) => [Math.min(i * BOOKMARKS_CHUNK, n), n]),
+    );
     expect(lines.at(-1)).toMatchObject({ type: 'summary', summary: { created: n, skipped: { duplicates: 0, invalid: 0 } } });
 
     // The typed client reads the same stream.

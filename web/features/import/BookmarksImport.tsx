@@ -13,6 +13,7 @@ import {
   type SupercurationChoice,
   bookmarkProgressText,
   bookmarkSummaryText,
+  flattenedFoldersText,
   importingBookmarks,
   readImportEvents,
 } from '../../../shared/domain';
@@ -253,6 +254,7 @@ export function BookmarksImport() {
       {state.stage === 'done' && (
         <div role="status" className="grid gap-2 rounded-md border bg-muted/40 p-3 text-sm">
           <p className="font-medium">{bookmarkSummaryText(state.summary)}</p>
+          {state.summary.flattenedFolders > 0 && <p>{flattenedFoldersText(state.summary.flattenedFolders)}.</p>}
           {state.summary.collections.length > 0 && (
             <ul className="grid gap-1">
               {state.summary.collections.map((c) => (
@@ -301,6 +303,7 @@ function FolderMappingForm({ preview, fileName, choices, collections, onChange, 
         {preview.folders.length > 0 ? ` in ${preview.folders.length} ${preview.folders.length === 1 ? 'folder' : 'folders'}` : ''}
         {preview.loose > 0 ? ` (${preview.loose.toLocaleString('en-US')} in no folder)` : ''}.
       </p>
+      {preview.flattenedFolders > 0 && <p className="text-sm text-muted-foreground">{flattenedFoldersText(preview.flattenedFolders)}.</p>}
       {preview.folders.length > 0 && (
         <ul className="grid max-h-80 gap-2 overflow-y-auto">
           {preview.folders.map((f, i) => (
