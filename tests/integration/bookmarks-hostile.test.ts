@@ -20,6 +20,12 @@ const form = (html: string) => {
 };
 
 describeEachDatabase('hostile bookmark files', (ctx) => {
+  /** [url, in_main_feed] of the user's links, by URL. */
+  const mainFeedFlags = async (userId: string) =>
+    (await ctx.server.db.kysely.selectFrom('links').select(['url', 'in_main_feed']).where('user_id', '=', userId).orderBy('url').execute()).map(
+      (r) => [r.url, Number(r.in_main_feed)],
+    );
+
   it('previews 10,000 nested folders holding 49,000 bookmarks (2.7 MB), flattened at 100 levels, health answering meanwhile', async () => {
     const user = await signedInUser(ctx.server.url);
     const html = nestedBookmarkFile(10_000, 49_000);
@@ -61,14 +67,8 @@ describeEachDatabase('hostile bookmark files', (ctx) => {
     expect(summary).toMatchObject({ created: 4, flattenedFolders: 20 });
     expect(summary.collections).toEqual([expect.objectContaining({ count: 3, created: true })]);
 
-    const rows = await ctx.server.db.kysely
-      .selectFrom('links')
-      .select(['url', 'in_main_feed'])
-      .where('user_id', '=', user.me.id)
-      .orderBy('url')
-      .execute();
     // The folder became a private collection: its links are not published to the main feed.
-    expect(rows.map((r) => [r.url, Number(r.in_main_feed)])).toEqual([
+    expect(await mainFeedFlags(user.me.id)).toEqual([
       ['https://deep.example.com/0', 0],
       ['https://deep.example.com/1', 0],
       ['https://deep.example.com/2', 0],
@@ -84,13 +84,7 @@ describeEachDatabase('hostile bookmark files', (ctx) => {
       mapping: { Pub: { type: 'collection', id: open.id } },
     });
     expect(summary.created).toBe(2);
-    const rows = await ctx.server.db.kysely
-      .selectFrom('links')
-      .select(['url', 'in_main_feed'])
-      .where('user_id', '=', user.me.id)
-      .orderBy('url')
-      .execute();
-    expect(rows.map((r) => [r.url, Number(r.in_main_feed)])).toEqual([
+    expect(await mainFeedFlags(user.me.id)).toEqual([
       ['https://pub.example.com/', 1],
       ['https://top.example.com/', 1],
     ]);
