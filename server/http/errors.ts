@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
-import type { ApiErrorBody } from '../../shared/domain';
+import { type ApiErrorBody, MSG } from '../../shared/domain';
 
 /** An expected failure with a user-facing message (SPEC §8 wording where it has one). */
 export class HttpError extends Error {
@@ -35,6 +35,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(err.status).send({ ...err.details, error: err.message, code: err.code } satisfies ApiErrorBody);
     }
     if (err instanceof ZodError) return reply.status(400).send(zodErrorBody(err));
+    // PostgreSQL's text cannot hold U+0000 (SQLite's can): a NUL in an id, a query or a cursor fails
+    // there as "invalid byte sequence" (22021). The input is at fault, and the failed statement wrote nothing.
+    if ('code' in err && err.code === '22021') {
+      return reply.status(400).send({ error: MSG.nulCharacter, code: 'INVALID_CHARACTERS' } satisfies ApiErrorBody);
+    }
     const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       const code = 'code' in err && typeof err.code === 'string' ? err.code : 'BAD_REQUEST';

@@ -23,6 +23,7 @@ export const MSG = {
   imageTooLarge: 'Images must be 5 MB or smaller',
   forbiddenProfile: 'You can only edit your own profile',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
+  nulCharacter: 'Input must not contain NUL characters',
   pageNotFound: 'Page not found',
   profileUpdated: 'Profile updated',
 } as const;
