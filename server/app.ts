@@ -1,7 +1,7 @@
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { AVATAR_MAX_BYTES, MSG } from '../shared/domain';
 import { type Auth, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
@@ -41,7 +41,12 @@ export interface App {
   outbox: OutboxWorker;
 }
 
-export async function buildApp(config: Config, db: Db): Promise<App> {
+export interface BuildOptions {
+  /** Called for every route as it is registered (Fastify's onRoute hook), e.g. to list the route table. */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(config: Config, db: Db, options: BuildOptions = {}): Promise<App> {
   const server = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
     bodyLimit: JSON_BODY_LIMIT,
@@ -49,6 +54,7 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  if (options.onRoute) server.addHook('onRoute', options.onRoute);
   const auth = createAuth(config, db);
   const session = sessionReader({
     auth,

@@ -50,6 +50,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isMalformedMultipart(err)) {
       return reply.status(400).send({ error: MSG.malformedMultipart, code: 'MALFORMED_MULTIPART' } satisfies ApiErrorBody);
     }
+    // PostgreSQL's text cannot hold U+0000 (SQLite's can): a NUL in an id, a query or a cursor fails
+    // there as "invalid byte sequence" (22021). The input is at fault, and the failed statement wrote nothing.
+    if ('code' in err && err.code === '22021') {
+      return reply.status(400).send({ error: MSG.nulCharacter, code: 'INVALID_CHARACTERS' } satisfies ApiErrorBody);
+    }
     const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
     // A body over a limit of Fastify or @fastify/multipart (size, parts, fields, files).
     if (status === 413) return reply.status(413).send({ error: MSG.bodyTooLarge, code: 'PAYLOAD_TOO_LARGE' } satisfies ApiErrorBody);

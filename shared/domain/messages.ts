@@ -31,6 +31,7 @@ export const MSG = {
   malformedMultipart: 'The upload could not be read: it is not a complete multipart/form-data body',
   forbiddenProfile: 'You can only edit your own profile',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
+  nulCharacter: 'Input must not contain NUL characters',
   pageNotFound: 'Page not found',
   profileUpdated: 'Profile updated',
 } as const;
