@@ -7,6 +7,12 @@ import type { Db } from '../../server/db';
  */
 const WORKER_TABLES: Record<string, string> = { mail_outbox: 'id' };
 
+/**
+ * Tables a refused request is meant to write: a rate limit counts every attempt, refused or not
+ * (otherwise a bad body would be a free guess).
+ */
+const ATTEMPT_TABLES = new Set(['rate_limits']);
+
 /** Every row of every table, as sorted JSON lines: equal snapshots mean nothing was written. */
 export type DbSnapshot = Map<string, string[]>;
 
@@ -22,7 +28,7 @@ async function tablesOf(db: Db): Promise<string[]> {
 }
 
 export async function dbSnapshot(db: Db): Promise<DbSnapshot> {
-  const tables = await tablesOf(db);
+  const tables = (await tablesOf(db)).filter((t) => !ATTEMPT_TABLES.has(t));
   const contents = await Promise.all(
     tables.map(async (table) => {
       const columns = WORKER_TABLES[table] ? sql.ref(WORKER_TABLES[table]) : sql`*`;

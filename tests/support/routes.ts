@@ -1,5 +1,4 @@
 import type { RouteOptions } from 'fastify';
-import type { Auth } from '../../server/auth';
 
 /** One method and URL pattern of the app's route table, e.g. GET /api/links/:id. */
 export interface Route {
@@ -19,21 +18,12 @@ export function routeRecorder(): { routes: Route[]; onRoute(route: RouteOptions)
 }
 
 /**
- * The routes a client can call, one by one: a wildcard route forwarded to Better Auth
- * (`/api/auth/*`) stands for each endpoint the library defines under its base path, with the
- * methods both allow.
+ * The routes a client can call, one by one: each method and URL once. Fastify answers HEAD with
+ * its GET route's handler, so a HEAD route that has a GET twin is left out (the same inputs would
+ * reach the same code). Better Auth's endpoints are routes of their own (server/http/auth-routes.ts
+ * mounts only the allowed ones), so they are in the table like any other.
  */
-export function callableRoutes(server: { routes: Route[]; auth: Auth }): Route[] {
-  const basePath = server.auth.options.basePath ?? '/api/auth';
-  const endpoints = Object.values(server.auth.api).flatMap((endpoint) => {
-    const { path, options } = endpoint as { path?: string; options?: { method?: string | string[] } };
-    if (!path || !options?.method) return [];
-    return [options.method].flat().map((method) => ({ method, url: `${basePath}${path}` }));
-  });
-  const byKey = new Map<string, Route>();
-  for (const route of server.routes) {
-    const expanded = route.url === `${basePath}/*` ? endpoints.filter((e) => e.method === route.method) : [route];
-    for (const r of expanded) byKey.set(`${r.method} ${r.url}`, r);
-  }
-  return [...byKey.values()];
+export function callableRoutes(server: { routes: Route[] }): Route[] {
+  const byKey = new Map(server.routes.map((r) => [`${r.method} ${r.url}`, r]));
+  return [...byKey.values()].filter((r) => r.method !== 'HEAD' || !byKey.has(`GET ${r.url}`));
 }

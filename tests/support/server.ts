@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../server/app';
-import { type Auth, authOptions } from '../../server/auth';
+import { authOptions } from '../../server/auth';
 import { type Config, loadConfig } from '../../server/config';
 import { type Db, openDatabase } from '../../server/db';
 import { migrate } from '../../server/db/migrate';
@@ -14,8 +14,6 @@ export interface TestServer {
   url: string;
   config: Config;
   db: Db;
-  /** The app's Better Auth instance. */
-  auth: Auth;
   /** The route table, as registered (see callableRoutes in ./routes). */
   routes: Route[];
   /** Stops the server and closes its database, keeping the data (see restart). */
@@ -63,7 +61,7 @@ async function launch(opts: LaunchOptions): Promise<TestServer> {
   const db = openDatabase(config);
   await migrate(db, authOptions(config, db));
   const recorder = routeRecorder();
-  const { server, auth } = await buildApp(config, db, { onRoute: recorder.onRoute });
+  const { server } = await buildApp(config, db, { onRoute: recorder.onRoute });
   await server.listen({ port: config.port, host: config.host });
   const stop = async () => {
     await server.close();
@@ -76,7 +74,6 @@ async function launch(opts: LaunchOptions): Promise<TestServer> {
     url: config.publicUrl,
     config,
     db,
-    auth,
     routes: recorder.routes,
     stop,
     restart: async () => {
