@@ -80,7 +80,7 @@ export function PopupApp() {
     void client
       .mySupercurationChoices()
       // 'Add to Supercurations' offers the collections the user created (SPEC §2), as in the web app.
-      .then((choices) => setCollections(choices.filter((c) => c.isOwner).map(({ id, title }) => ({ id, title }))))
+      .then((choices) => setCollections(choices.filter((c) => c.isOwner).map(({ id, title, isPublic }) => ({ id, title, isPublic }))))
       .catch(() => setCollections([]));
   }, []);
 

@@ -1,5 +1,6 @@
 import { FORMATS, USER_FEED_SIZE, collectionFeedPath, userFeedPath } from '../../shared/domain';
 import type { Db } from '../db';
+import { linkVisibleTo } from '../policies/links';
 import { type RssChannel, type RssItem, httpUrlOrNull } from './rss';
 
 /** What an RSS item needs of a link. */
@@ -42,6 +43,8 @@ export async function userFeed(db: Db, publicUrl: string, userId: string): Promi
     .select(['id', 'url', 'title', 'description', 'format', 'created_at'])
     .where('user_id', '=', userId)
     .where('in_main_feed', '=', 1)
+    // A repost of a link hidden from visitors stays out (canSeeLink).
+    .where(linkVisibleTo(null))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(USER_FEED_SIZE)
@@ -75,6 +78,7 @@ export async function collectionFeed(db: Db, publicUrl: string, slug: string): P
     .innerJoin('links', 'links.id', 'sl.link_id')
     .select(['links.id', 'links.url', 'links.title', 'links.description', 'links.format', 'sl.created_at'])
     .where('sl.supercuration_id', '=', collection.id)
+    .where(linkVisibleTo(null))
     .orderBy('sl.created_at', 'desc')
     .orderBy('sl.link_id', 'desc')
     .limit(USER_FEED_SIZE)

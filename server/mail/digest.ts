@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { linkVisibleTo } from '../policies/links';
 import { httpUrlOrNull } from '../feeds/rss';
 import { type MailDeps, publicPageUrl, unsubscribeUrl } from '../services/email-subscriptions';
 import { type QueuedMail, enqueueMails } from './outbox';
@@ -132,6 +133,8 @@ function newResources(db: Kysely<Database>, id: string, since: string, upTo: str
     .innerJoin('links', 'links.id', 'sl.link_id')
     .select(['links.id', 'links.title', 'links.url', 'links.description', 'sl.created_at as added_at'])
     .where('sl.supercuration_id', '=', id)
+    // Subscribers are visitors: a repost of a link hidden from them stays out (canSeeLink).
+    .where(linkVisibleTo(null))
     .where('sl.created_at', '>', since)
     .where('sl.created_at', '<=', upTo)
     .orderBy('sl.created_at', 'desc')

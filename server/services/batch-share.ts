@@ -6,12 +6,13 @@ import {
   batchItemLink,
   batchRuleSatisfied,
   batchShareSchema,
+  privateByDefault,
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { HttpError, badRequest } from '../http/errors';
 import type { Viewer } from '../policies/viewer';
 import { insertLink, linkRows, newLinkId, toLinks } from './links';
-import { addToCollections, assertEditableCollections, lockCollections } from './memberships';
+import { addToCollections, assertEditableCollections, lockCollections, toAccess } from './memberships';
 
 /** A refused item of a batch: its index goes into the error body. */
 const itemError = (err: HttpError, index: number) =>
@@ -22,7 +23,7 @@ const itemError = (err: HttpError, index: number) =>
 
 /**
  * POST /api/links/batch (issue 6): up to 100 links with the batch's format, collections and main
- * feed setting, in one transaction: the links, their memberships and the collections' links_count
+ * feed setting (by default in the main feed, unless every collection is private: issue 14), in one transaction: the links, their memberships and the collections' links_count
  * are all written or none is. Each item is checked with the single-link rules; the first bad one
  * is reported by index (400 INVALID_ITEM; 409 DUPLICATE_LINK when a collection already has its URL).
  */
@@ -49,11 +50,13 @@ export async function shareLinks(db: Db, viewer: Viewer, body: unknown): Promise
   const collections = [...new Set(settings.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
     await lockCollections(trx, db.dialect, collections);
-    await assertEditableCollections(trx, viewer, collections);
+    const access = await assertEditableCollections(trx, viewer, collections);
+    // Unless the batch says, links shared only into private collections stay out of the main feed.
+    const inMainFeed = batch.inMainFeed ?? !privateByDefault(access.map(toAccess));
     for (const [index, input] of inputs.entries()) {
       const id = ids[index] as string;
       try {
-        await insertLink(trx, viewer, id, input);
+        await insertLink(trx, viewer, id, { ...input, inMainFeed });
         await addToCollections(trx, id, viewer, collections);
       } catch (err) {
         throw err instanceof HttpError ? itemError(err, index) : err;

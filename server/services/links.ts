@@ -15,7 +15,7 @@ import {
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
-import { canDeleteLink, canEditLink, canRepostLink } from '../policies/links';
+import { canDeleteLink, canEditLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import {
@@ -164,19 +164,42 @@ export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: V
   };
 }
 
+/**
+ * The link as the viewer sees it, or null when it is missing or hidden from them (canSeeLink). A
+ * repost's original and its collections come with the link's own (one query for both).
+ */
 export async function getLink(db: Db, id: string, viewer: Viewer | null): Promise<Link | null> {
   const row = await linkRows(db.kysely, viewer?.id ?? null).where('links.id', '=', id).executeTakeFirst();
   if (!row) return null;
-  const [link] = await toLinks(db.kysely, [row], viewer);
-  return link ?? null;
+  const original = row.original_post_id
+    ? await db.kysely
+        .selectFrom('links')
+        .select(['id', 'user_id', 'in_main_feed'])
+        .where('id', '=', row.original_post_id)
+        .executeTakeFirst()
+    : undefined;
+  const memberships = await membershipsOf(db.kysely, viewer?.id ?? null, original ? [id, original.id] : [id]);
+  const own = memberships.filter((m) => m.linkId === id);
+  const facts = (r: { user_id: string; in_main_feed: number }, collections: Membership[]) => ({
+    userId: r.user_id,
+    inMainFeed: Number(r.in_main_feed) === 1,
+    collections,
+  });
+  const originalFacts = original ? facts(original, memberships.filter((m) => m.linkId === original.id)) : null;
+  if (!canSeeLink(viewer, facts(row, own), originalFacts)) return null;
+  return linkOf(row, own, viewer);
 }
 
-/** What the link detail page's HTML head shows (server/http/web-routes.ts). */
+/**
+ * What the link detail page's HTML head shows (server/http/web-routes.ts): only for a link
+ * everyone may see, since the head is the same for every visitor (unfurlers have no session).
+ */
 export async function getLinkPageMeta(db: Db, id: string) {
   return db.kysely
     .selectFrom('links')
     .select(['title', 'description', 'thumbnail_url'])
     .where('id', '=', id)
+    .where(linkVisibleTo(null))
     .executeTakeFirst();
 }
 
@@ -446,7 +469,12 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Pro
  */
 export async function updateLink(db: Db, viewer: Viewer, id: string, changes: UpdateLink): Promise<Link> {
   await db.kysely.transaction().execute(async (trx) => {
-    const link = await trx.selectFrom('links').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
+    const link = await trx
+      .selectFrom('links')
+      .select(['id', 'user_id'])
+      .where('id', '=', id)
+      .where(linkVisibleTo(viewer.id))
+      .executeTakeFirst();
     if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
     const memberships = await membershipsOf(trx, viewer.id, [id]);
     if (!canEditLink(viewer, { userId: link.user_id }, memberships)) throw forbidden(LINK_MESSAGES.cannotEditLink);
@@ -504,6 +532,7 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
       .selectFrom('links')
       .select(['user_id', 'original_post_id'])
       .where('id', '=', id)
+      .where(linkVisibleTo(viewer.id))
       .executeTakeFirst();
     if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
     if (!canDeleteLink(viewer, { userId: link.user_id })) throw forbidden(LINK_MESSAGES.onlyOwnLinksDeleted);
@@ -534,7 +563,8 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
 /**
  * SPEC §4 like toggle. The count moves only by the rows this transaction actually deleted or
  * inserted, so concurrent toggles (PostgreSQL row locks, SQLite's single writer) keep
- * likes_count equal to the number of like rows.
+ * likes_count equal to the number of like rows. A link hidden from the viewer (canSeeLink) is
+ * neither liked nor unliked: every statement is limited to visible links, and the last answers 404.
  */
 export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promise<LikeState> {
   return db.kysely.transaction().execute(async (trx) => {
@@ -542,6 +572,9 @@ export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promis
       .deleteFrom('likes')
       .where('link_id', '=', linkId)
       .where('user_id', '=', viewer.id)
+      .where((eb) =>
+        eb.exists(eb.selectFrom('links').select('links.id').where('links.id', '=', linkId).where(linkVisibleTo(viewer.id))),
+      )
       .executeTakeFirst();
     let liked = false;
     if (removed.numDeletedRows > 0n) {
@@ -559,7 +592,8 @@ export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promis
               sql<string>`${viewer.id}`.as('user_id'),
               sql<string>`${now()}`.as('created_at'),
             ])
-            .where('links.id', '=', linkId),
+            .where('links.id', '=', linkId)
+            .where(linkVisibleTo(viewer.id)),
         )
         .onConflict((oc) => oc.columns(['link_id', 'user_id']).doNothing())
         .executeTakeFirst();
@@ -567,7 +601,12 @@ export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promis
         await trx.updateTable('links').set({ likes_count: increment('likes_count') }).where('id', '=', linkId).execute();
       }
     }
-    const link = await trx.selectFrom('links').select('likes_count').where('id', '=', linkId).executeTakeFirst();
+    const link = await trx
+      .selectFrom('links')
+      .select('likes_count')
+      .where('id', '=', linkId)
+      .where(linkVisibleTo(viewer.id))
+      .executeTakeFirst();
     if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
     return { liked, likes: link.likes_count };
   });
@@ -580,13 +619,21 @@ export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promis
 export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Link> {
   const copyId = newLinkId();
   await db.kysely.transaction().execute(async (trx) => {
-    const source = await trx.selectFrom('links').select(['id', 'original_post_id']).where('id', '=', id).executeTakeFirst();
+    // Only a link the viewer may see, and whose original they may see, is reposted (else 404).
+    const source = await trx
+      .selectFrom('links')
+      .select(['id', 'original_post_id'])
+      .where('id', '=', id)
+      .where(linkVisibleTo(viewer.id))
+      .executeTakeFirst();
     if (!source) throw notFound(LINK_MESSAGES.linkNotFound);
     const original = await trx
       .selectFrom('links')
       .selectAll()
       .where('id', '=', source.original_post_id ?? source.id)
-      .executeTakeFirstOrThrow();
+      .where(linkVisibleTo(viewer.id))
+      .executeTakeFirst();
+    if (!original) throw notFound(LINK_MESSAGES.linkNotFound);
     if (!canRepostLink(viewer, { userId: original.user_id })) throw forbidden(LINK_MESSAGES.cannotRepostOwn);
     const at = now();
     const inserted = await trx

@@ -11,6 +11,7 @@ import {
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
+import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import {
   type CursorValue,
@@ -55,11 +56,16 @@ const RESOURCE_SORTS = {
   },
 } as const;
 
+/**
+ * The collection's links the viewer may see: for one they may see the collection, that leaves out
+ * only reposts of originals hidden from them (canSeeLink).
+ */
 function resourceRows(db: Q, viewerId: string | null, id: string) {
   return linkRows(db, viewerId)
     .innerJoin('supercuration_links as sl', 'sl.link_id', 'links.id')
     .select('sl.created_at as added_at')
-    .where('sl.supercuration_id', '=', id);
+    .where('sl.supercuration_id', '=', id)
+    .where(linkVisibleTo(viewerId));
 }
 
 type ResourceSort = ResourceListParams['sort'];

@@ -35,7 +35,18 @@ export const LINK_MESSAGES = {
   invalidCursor: 'Invalid page cursor',
   /** SPEC §8 (Supercurations), also given when a link is shared into a collection the user may not edit. */
   supercurationNotFound: 'Supercuration not found',
+  /** Under "Don't add to main feed" when every chosen collection is private (issue 14). */
+  staysPrivate: "This link stays private: only you and the collections' editors can see it.",
 } as const;
+
+/**
+ * Issue 14, private by default where it is private: a link shared only into private collections
+ * (at least one) stays out of the main feed unless its author asks otherwise, so nobody else
+ * sees it. Preview & Share, the extension and batch sharing start from this.
+ */
+export function privateByDefault(collections: readonly { isPublic: boolean }[]): boolean {
+  return collections.length > 0 && collections.every((c) => !c.isPublic);
+}
 
 /** SPEC §3: the author name shown when the user is missing. */
 export const UNKNOWN_USER_NAME = 'Unknown User';

@@ -7,11 +7,13 @@ import {
   TITLE_MAX_LENGTH,
   URL_MAX_LENGTH,
   type CreateLinkInput,
+  privateByDefault,
   type Topic,
   type TopicInput,
 } from '../domain/links';
 import { errorText } from './errorText';
 import { FormatPicker } from './FormatPicker';
+import { MainFeedCheckbox } from './MainFeedCheckbox';
 import { Button } from './primitives/button';
 import { Checkbox } from './primitives/checkbox';
 import {
@@ -31,6 +33,7 @@ import { Textarea } from './primitives/textarea';
 import {
   EMPTY_SHARE_FORM,
   FIELD_IDS,
+  sharesToMainFeed,
   toLinkInput,
   validateLinkInput,
   type FieldErrors,
@@ -53,6 +56,8 @@ export interface PreviewShareDialogProps {
   topics: Topic[];
   /** The section 'Add to Supercurations' is shown only when there are some. */
   supercurations?: SupercurationOption[];
+  /** The collection a new link is shared into besides those picked (a collection's 'Add New Resource'). */
+  into?: SupercurationOption;
   /**
    * Saves the link; the dialog closes when it resolves. It, uploadImage and createTopic reject with
    * an Error whose message is user-facing; the dialog shows it inline.
@@ -101,6 +106,7 @@ export function ShareForm({
   initialValues,
   topics,
   supercurations = [],
+  into,
   onSubmit,
   uploadImage,
   createTopic,
@@ -114,10 +120,13 @@ export function ShareForm({
   const [uploading, setUploading] = useState(false);
   const set = <K extends keyof ShareFormValues>(key: K, value: ShareFormValues[K]) =>
     setValues((prev) => ({ ...prev, [key]: value }));
+  // Where a new link goes; editing leaves its main feed setting alone.
+  const chosen = [...(into ? [into] : []), ...supercurations.filter((s) => values.supercurationIds.includes(s.id))];
+  const toMainFeed = sharesToMainFeed(values, chosen);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const input = toLinkInput(values, supercurations.length > 0);
+    const input = toLinkInput(values, supercurations.length > 0, mode === 'create' ? toMainFeed : undefined);
     const found = validateLinkInput(input);
     setErrors(found.fields);
     setFormError(found.form);
@@ -233,6 +242,15 @@ export function ShareForm({
           options={supercurations}
           value={values.supercurationIds}
           onChange={(ids) => set('supercurationIds', ids)}
+        />
+      )}
+
+      {mode === 'create' && (
+        <MainFeedCheckbox
+          id="share-not-in-main-feed"
+          checked={!toMainFeed}
+          onChange={(hide) => set('inMainFeed', !hide)}
+          staysPrivate={!toMainFeed && privateByDefault(chosen)}
         />
       )}
 

@@ -4,6 +4,7 @@ import { Checkbox } from './primitives/checkbox';
 export interface SupercurationOption {
   id: string;
   title: string;
+  isPublic: boolean;
 }
 
 interface SupercurationPickerProps {

@@ -1,5 +1,5 @@
 import { DEFAULT_LINK_TEXT, type FormatId } from '../domain/constants';
-import { createLinkSchema, type CreateLinkInput, type Link } from '../domain/links';
+import { createLinkSchema, privateByDefault, type CreateLinkInput, type Link } from '../domain/links';
 
 /** What the Preview & Share form edits. */
 export interface ShareFormValues {
@@ -12,6 +12,11 @@ export interface ShareFormValues {
   format: FormatId | null;
   topicIds: string[];
   supercurationIds: string[];
+  /**
+   * The author's answer to "Don't add to main feed" (false = checked); null until they touch the
+   * box, while the default follows the chosen collections (sharesToMainFeed).
+   */
+  inMainFeed: boolean | null;
 }
 
 export const EMPTY_SHARE_FORM: ShareFormValues = {
@@ -24,7 +29,16 @@ export const EMPTY_SHARE_FORM: ShareFormValues = {
   format: null,
   topicIds: [],
   supercurationIds: [],
+  inMainFeed: null,
 };
+
+/**
+ * Whether a new link goes to the main feed: as the author set the box, else in unless every
+ * collection it goes into is private (issue 14: private by default where it is private).
+ */
+export function sharesToMainFeed(values: Pick<ShareFormValues, 'inMainFeed'>, collections: readonly { isPublic: boolean }[]): boolean {
+  return values.inMainFeed ?? !privateByDefault(collections);
+}
 
 /** The form's values for editing a link already shared ('Update'), in the web app and the extension. */
 export function shareFormValuesOf(link: Link): Partial<ShareFormValues> {
@@ -53,8 +67,11 @@ export const FIELD_IDS: Record<FieldName, string> = {
   thumbnailUrl: 'share-thumbnail',
 };
 
-/** The request body for the form's values; supercurationIds only when the form offers collections. */
-export function toLinkInput(values: ShareFormValues, withSupercurations: boolean): CreateLinkInput {
+/**
+ * The request body for the form's values; supercurationIds only when the form offers collections,
+ * inMainFeed only when given (a new link: sharesToMainFeed).
+ */
+export function toLinkInput(values: ShareFormValues, withSupercurations: boolean, inMainFeed?: boolean): CreateLinkInput {
   return {
     url: values.url.trim() || null,
     title: values.title,
@@ -65,6 +82,7 @@ export function toLinkInput(values: ShareFormValues, withSupercurations: boolean
     format: values.format,
     topicIds: values.topicIds,
     ...(withSupercurations ? { supercurationIds: values.supercurationIds } : {}),
+    ...(inMainFeed === undefined ? {} : { inMainFeed }),
   };
 }
 

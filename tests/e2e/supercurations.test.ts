@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { signedInUser } from '../support/client';
+import { LINK_MESSAGES } from '../../shared/domain';
+import { failure, signedInUser, testClient } from '../support/client';
 import { testDatabases } from '../support/databases';
 import { expectNoHorizontalScroll, holdRequests, signInInUi, visible, waitForPath } from './support/flows';
 import { useE2E } from './support/harness';
-import { LOOPBACK_PREVIEWS, openShareDialog, signInWithLinks, useArticleServer } from './support/link-flows';
+import { LOOPBACK_PREVIEWS, feedCard, openShareDialog, signInWithLinks, useArticleServer } from './support/link-flows';
 
 const databases = await testDatabases();
 const PHONE = { width: 375, height: 740 };
@@ -208,6 +209,62 @@ for (const database of databases) {
       await page.goto(`/supercurations/${mine.id}`);
       await visible(resource(page, 'Into a collection'));
       await visible(page.getByText('1 resource', { exact: true }));
+    });
+
+    test("Preview & Share into private collections only starts with 'Don't add to main feed' checked; the author may uncheck it", async () => {
+      const page = await e2e.open();
+      const user = await signInWithLinks(page, e2e.server.url);
+      const secret = await user.api.createSupercuration({ title: unique('Secret'), isPublic: false });
+      const open = await user.api.createSupercuration({ title: unique('Open'), isPublic: true, slug: unique('open') });
+      await page.reload();
+      const visitor = testClient(e2e.server.url);
+
+      let dialog = await openShareDialog(page, site.publish({ title: 'Kept private', description: 'Team only.' }));
+      let box = dialog.getByLabel("Don't add to main feed");
+      const hint = () => dialog.getByText(LINK_MESSAGES.staysPrivate);
+      let picker = dialog.getByRole('group', { name: 'Add to Supercurations' });
+      expect(await box.isChecked()).toBe(false);
+      await picker.getByLabel(secret.title).check();
+      await expect.poll(() => box.isChecked()).toBe(true);
+      await visible(hint());
+      // A public collection as well: the link is public anyway.
+      await picker.getByLabel(open.title).check();
+      await expect.poll(() => box.isChecked()).toBe(false);
+      expect(await hint().count()).toBe(0);
+      await picker.getByLabel(open.title).uncheck();
+      await expect.poll(() => box.isChecked()).toBe(true);
+      await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const kept = (await user.api.listResources(secret.id)).items[0];
+      expect([kept?.title, kept?.inMainFeed]).toEqual(['Kept private', false]);
+      expect((await failure(visitor.api.getLink(kept?.id ?? ''))).status).toBe(404);
+
+      // Unchecked by the author, it stays unchecked whatever collections follow, and the link is shared to the feed.
+      dialog = await openShareDialog(page, site.publish({ title: 'Shared anyway', description: 'For all.' }));
+      box = dialog.getByLabel("Don't add to main feed");
+      picker = dialog.getByRole('group', { name: 'Add to Supercurations' });
+      await picker.getByLabel(secret.title).check();
+      await expect.poll(() => box.isChecked()).toBe(true);
+      await box.uncheck();
+      expect(await hint().count()).toBe(0);
+      await picker.getByLabel(open.title).check();
+      await picker.getByLabel(open.title).uncheck();
+      expect(await box.isChecked()).toBe(false);
+      await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await visible(feedCard(page, 'Shared anyway'));
+      const shared = (await user.api.listLinks()).items.find((l) => l.title === 'Shared anyway');
+      expect([shared?.inMainFeed, shared?.supercurationIds]).toEqual([true, [secret.id]]);
+      expect((await visitor.api.getLink(shared?.id ?? '')).title).toBe('Shared anyway');
+
+      // A new link from a private collection's Add New Resource starts out of the main feed too.
+      await page.goto(`/supercurations/${secret.id}`);
+      await page.getByRole('button', { name: 'Add New Resource' }).first().click();
+      const addDialog = await visible(page.getByRole('dialog', { name: 'Add New Resource' }));
+      await addDialog.getByRole('tab', { name: 'New link' }).click();
+      dialog = await openShareDialog(page, site.publish({ title: 'Added privately', description: 'Inside.' }));
+      expect(await dialog.getByLabel("Don't add to main feed").isChecked()).toBe(true);
+      await visible(hint());
     });
 
     test('a collaborator edits a resource; a stranger gets "Supercuration not found"', async () => {

@@ -149,6 +149,34 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     expect((await newMails()).filter((m) => m.header('to') === 'twice@example.com')).toHaveLength(1);
   });
 
+  it('a digest leaves out a repost of a link its subscribers may not see (issue 14)', async () => {
+    const author = await signedInUser(ctx.server.url);
+    const curator = await signedInUser(ctx.server.url);
+    const team = await createCollection(author, { isPublic: false });
+    await author.api.addCollaborator(team.id, curator.me.id);
+    const secret = await author.api.createLink({
+      title: 'Secret plans',
+      description: 'team only',
+      url: 'https://example.com/secret-plans',
+      supercurationIds: [team.id],
+      inMainFeed: false,
+    });
+    const copy = await curator.api.repost(secret.id);
+    const c = await createCollection(curator, { isPublic: true });
+    await subscribeByEmail(deps(), c.id, 'watcher@example.com');
+    const confirmation = (await newMails()).find((m) => m.header('to') === 'watcher@example.com');
+    if (!confirmation) throw new Error('no confirmation');
+    expect((await http(linkIn(confirmation, '/subscriptions/confirm'))).status).toBe(200);
+    await curator.api.addResource(c.id, { linkId: copy.id });
+    await curator.api.addResource(c.id, { link: { title: 'Open find', description: 'x', url: 'https://example.com/open-find' } });
+    expect(await runDigestOnce(deps(), new Date(Date.now() + INTERVAL * 1000 + 10_000))).toEqual({ collections: 1, mails: 1 });
+    const [digest] = (await newMails()).filter((m) => m.header('to') === 'watcher@example.com');
+    expect(digest?.header('subject')).toMatch(/: 1 new resource$/);
+    expect(digest?.text).toContain('Open find');
+    expect(digest?.text).not.toContain('Secret plans');
+    expect(digest?.html).not.toContain('Secret plans');
+  });
+
   it("claims a collection's digest and queues its mails in one transaction: a failure in between loses nothing", async () => {
     const owner = await signedInUser(ctx.server.url);
     const c = await createCollection(owner, { isPublic: true, title: 'Atomic' });

@@ -14,12 +14,21 @@ const items = (n: number, prefix = 'p'): BatchItemInput[] =>
   }));
 
 /** A collection made straight in the database, so this suite depends only on the links API. */
-async function collection(db: Db, ownerId: string): Promise<string> {
+async function collection(db: Db, ownerId: string, isPublic = false): Promise<string> {
   const id = randomBytes(8).toString('hex');
   const at = new Date().toISOString();
   await db.kysely
     .insertInto('supercurations')
-    .values({ id, user_id: ownerId, title: `Collection ${id}`, description: '', is_public: 0, slug: null, created_at: at, updated_at: at })
+    .values({
+      id,
+      user_id: ownerId,
+      title: `Collection ${id}`,
+      description: '',
+      is_public: isPublic ? 1 : 0,
+      slug: isPublic ? `c-${id}` : null,
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
   return id;
 }
@@ -52,7 +61,7 @@ describeEachDatabase('links: batch share (POST /api/links/batch)', (ctx) => {
     const db = ctx.server.db;
     const me = await signedInUser(ctx.server.url);
     const shelf = await collection(db, me.me.id);
-    const other = await collection(db, me.me.id);
+    const other = await collection(db, me.me.id, true);
 
     const { links } = await me.api.shareLinks({ items: items(3), supercurationIds: [shelf, other, shelf], format: 'article' });
     expect(links.map((l) => [l.url, l.title, l.description, l.thumbnailUrl])).toEqual([
@@ -89,6 +98,37 @@ describeEachDatabase('links: batch share (POST /api/links/batch)', (ctx) => {
       .where('supercuration_id', '=', shelf)
       .execute();
     expect(inShelf.map((r) => r.link_id).sort()).toEqual(links.map((l) => l.id).sort());
+  });
+
+  it('keeps links shared only into private collections out of the main feed unless the batch says otherwise', async () => {
+    const db = ctx.server.db;
+    const me = await signedInUser(ctx.server.url);
+    const secret = await collection(db, me.me.id);
+    const alsoSecret = await collection(db, me.me.id);
+    const open = await collection(db, me.me.id, true);
+    const inMainFeed = async (body: Omit<Parameters<typeof me.api.shareLinks>[0], 'items'>, prefix: string) => {
+      const { links } = await me.api.shareLinks({ items: items(2, prefix), ...body });
+      return links.map((l) => l.inMainFeed);
+    };
+    expect(await inMainFeed({ supercurationIds: [secret, alsoSecret] }, 'private')).toEqual([false, false]);
+    expect(await inMainFeed({ supercurationIds: [secret, open] }, 'mixed')).toEqual([true, true]);
+    expect(await inMainFeed({}, 'none')).toEqual([true, true]);
+    expect(await inMainFeed({ supercurationIds: [], format: 'article' }, 'empty')).toEqual([true, true]);
+    expect(await inMainFeed({ supercurationIds: [secret], inMainFeed: true }, 'asked')).toEqual([true, true]);
+    expect(await inMainFeed({ supercurationIds: [open], inMainFeed: false }, 'hidden')).toEqual([false, false]);
+    // What a visitor can read follows: only the links in the main feed or a public collection.
+    const visitor = testClient(ctx.server.url);
+    const { items: mine } = await me.api.listLinks();
+    expect(mine).toHaveLength(8);
+    const privateLinks = await db.kysely.selectFrom('links').select('id').where('user_id', '=', me.me.id).where('in_main_feed', '=', 0).execute();
+    for (const { id } of privateLinks) {
+      const link = await me.api.getLink(id);
+      const seen = await visitor.api.getLink(id).then(
+        () => true,
+        () => false,
+      );
+      expect(seen).toBe(link.supercurationIds.includes(open));
+    }
   });
 
   it('enforces the batch rule of SPEC §5 on the server', async () => {

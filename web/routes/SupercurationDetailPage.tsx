@@ -80,7 +80,7 @@ function Detail({ supercuration: s }: { supercuration: Supercuration }) {
           empty={<EmptyResources action={addButton || undefined} />}
         />
       </section>
-      {s.canEdit && <AddResourceDialog supercurationId={s.id} open={adding} onOpenChange={setAdding} />}
+      {s.canEdit && <AddResourceDialog supercuration={s} open={adding} onOpenChange={setAdding} />}
     </>
   );
 }

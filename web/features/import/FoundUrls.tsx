@@ -11,6 +11,7 @@ import {
   type LinkPreview,
   batchRuleSatisfied,
   displayHost,
+  privateByDefault,
   selectedCount,
   shareSelectedLabel,
   sharedLinks,
@@ -18,10 +19,12 @@ import {
 } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { FormatPicker } from '../../../shared/ui/FormatPicker';
+import { MainFeedCheckbox } from '../../../shared/ui/MainFeedCheckbox';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Checkbox } from '../../../shared/ui/primitives/checkbox';
 import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Label } from '../../../shared/ui/primitives/label';
+import { sharesToMainFeed } from '../../../shared/ui/shareForm';
 import { SupercurationPicker } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { api } from '../../lib/api';
@@ -51,7 +54,8 @@ export function FoundUrls({ urls, onRemove, onShared }: FoundUrlsProps) {
   const [deselected, setDeselected] = useState<Set<string>>(new Set());
   const [supercurationIds, setSupercurationIds] = useState<string[]>([]);
   const [format, setFormat] = useState<FormatId | null>(null);
-  const [hideFromFeed, setHideFromFeed] = useState(false);
+  // The author's answer to "Don't add to main feed"; null until they touch it (sharesToMainFeed).
+  const [mainFeedChoice, setMainFeedChoice] = useState<boolean | null>(null);
   const [error, setError] = useState<{ message: string; url?: string } | null>(null);
   const [sharing, setSharing] = useState<number | null>(null);
   const [dialogUrl, setDialogUrl] = useState<string | null>(null);
@@ -64,7 +68,9 @@ export function FoundUrls({ urls, onRemove, onShared }: FoundUrlsProps) {
     staleTime: 60_000,
     retry: false,
   });
-  const options = useMemo(() => (choices.data ?? []).map(({ id, title }) => ({ id, title })), [choices.data]);
+  const options = useMemo(() => (choices.data ?? []).map(({ id, title, isPublic }) => ({ id, title, isPublic })), [choices.data]);
+  const chosen = options.filter((o) => supercurationIds.includes(o.id));
+  const toMainFeed = sharesToMainFeed({ inMainFeed: mainFeedChoice }, chosen);
 
   const selected = urls.filter((u) => !deselected.has(u));
   const loaded = urls.filter((u) => previews[u]?.status === 'done' || previews[u]?.status === 'failed').length;
@@ -85,7 +91,7 @@ export function FoundUrls({ urls, onRemove, onShared }: FoundUrlsProps) {
 
   async function shareSelected() {
     setError(null);
-    const settings = { supercurationIds, format, inMainFeed: !hideFromFeed };
+    const settings = { supercurationIds, format, inMainFeed: toMainFeed };
     if (!batchRuleSatisfied(settings)) {
       setError({ message: IMPORT_MESSAGES.batchRule });
       return;
@@ -118,7 +124,7 @@ export function FoundUrls({ urls, onRemove, onShared }: FoundUrlsProps) {
       // SPEC §4: the list, the chosen collection, the format and the checkbox start over.
       setSupercurationIds([]);
       setFormat(null);
-      setHideFromFeed(false);
+      setMainFeedChoice(null);
       setDeselected(new Set());
       onShared();
     } catch (err) {
@@ -231,10 +237,12 @@ export function FoundUrls({ urls, onRemove, onShared }: FoundUrlsProps) {
           </p>
           <FormatPicker labelledBy="batch-format-label" value={format} onChange={setFormat} />
         </div>
-        <label className="flex items-center gap-2 text-sm">
-          <Checkbox checked={hideFromFeed} onChange={(e) => setHideFromFeed(e.target.checked)} />
-          Don&apos;t add to main feed
-        </label>
+        <MainFeedCheckbox
+          id="batch-not-in-main-feed"
+          checked={!toMainFeed}
+          onChange={(hide) => setMainFeedChoice(!hide)}
+          staysPrivate={!toMainFeed && privateByDefault(chosen)}
+        />
       </fieldset>
 
       {error && <FormError message={error.url ? `${error.message} (${error.url})` : error.message} />}

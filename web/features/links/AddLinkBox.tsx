@@ -17,6 +17,7 @@ import { Card } from '../../../shared/ui/primitives/card';
 import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
+import type { SupercurationOption } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -26,6 +27,8 @@ import { ShareNewLinkDialog } from './LinkFormDialogs';
 interface AddLinkBoxProps {
   /** Saves the link elsewhere than the feed (a collection's 'Add New Resource'); the feed by default. */
   share?: (input: CreateLinkInput) => Promise<Link>;
+  /** The collection `share` saves into, for Preview & Share's main feed default. */
+  into?: SupercurationOption;
   /** After a successful share; 'Link shared' is toasted when absent. */
   onShared?: (link: Link) => void;
   className?: string;
@@ -36,7 +39,7 @@ interface AddLinkBoxProps {
  * 'Share', which opens Preview & Share prefilled. Share is disabled while the input is empty, the
  * preview loads, or there is none.
  */
-export function AddLinkBox({ share, onShared, className }: AddLinkBoxProps) {
+export function AddLinkBox({ share, into, onShared, className }: AddLinkBoxProps) {
   const [input, setInput] = useState('');
   const [dialogOpen, setDialogOpen] = useState(false);
   const typed = input.trim();
@@ -101,6 +104,7 @@ export function AddLinkBox({ share, onShared, className }: AddLinkBoxProps) {
             thumbnailUrl: preview.data.thumbnailUrl ?? '',
           }}
           share={share}
+          into={into}
           onShared={(link) => {
             setInput('');
             if (onShared) onShared(link);

@@ -1,5 +1,5 @@
 import type { CreateLinkInput, Link } from '../../../shared/domain';
-import { PreviewShareDialog, type ShareFormValues } from '../../../shared/ui/PreviewShareDialog';
+import { PreviewShareDialog, type ShareFormValues, type SupercurationOption } from '../../../shared/ui/PreviewShareDialog';
 import { shareFormValuesOf } from '../../../shared/ui/shareForm';
 import { api } from '../../lib/api';
 import { useSupercurationOptions } from '../supercurations/queries';
@@ -31,11 +31,14 @@ export function ShareNewLinkDialog({
   initialValues,
   onShared,
   share,
+  into,
   ...state
 }: DialogState & {
   initialValues: Partial<ShareFormValues>;
   onShared: (link: Link) => void;
   share?: (input: CreateLinkInput) => Promise<Link>;
+  /** The collection `share` saves into. */
+  into?: SupercurationOption;
 }) {
   const services = useDialogServices();
   const create = useCreateLink();
@@ -44,6 +47,7 @@ export function ShareNewLinkDialog({
       {...state}
       {...services}
       supercurations={share ? [] : services.supercurations}
+      into={into}
       initialValues={initialValues}
       onSubmit={async (input) => onShared(await (share ?? create.mutateAsync)(input))}
     />

@@ -1,4 +1,5 @@
 import toast from 'react-hot-toast';
+import type { SupercurationOption } from '../../../shared/ui/SupercurationPicker';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../shared/ui/primitives/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../shared/ui/primitives/tabs';
 import { AddLinkBox } from '../links/AddLinkBox';
@@ -6,13 +7,15 @@ import { useResourceMutations } from './mutations';
 import { SavedPostsPicker } from './SavedPostsPicker';
 
 interface AddResourceDialogProps {
-  supercurationId: string;
+  /** The collection; a new link shared into a private one starts out of the main feed. */
+  supercuration: SupercurationOption;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
 /** 'Add New Resource': one of the user's saved posts, or a new link through Preview & Share. */
-export function AddResourceDialog({ supercurationId, open, onOpenChange }: AddResourceDialogProps) {
+export function AddResourceDialog({ supercuration, open, onOpenChange }: AddResourceDialogProps) {
+  const supercurationId = supercuration.id;
   const { add } = useResourceMutations(supercurationId);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -37,6 +40,7 @@ export function AddResourceDialog({ supercurationId, open, onOpenChange }: AddRe
             <AddLinkBox
               className="border-0 p-0 shadow-none sm:p-0"
               share={(link) => add.mutateAsync({ link })}
+              into={supercuration}
               onShared={() => {
                 toast.success('Resource added');
                 onOpenChange(false);

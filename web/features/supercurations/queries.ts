@@ -59,5 +59,5 @@ export function useSupercurationOptions() {
     queryFn: ({ signal }) => api.mySupercurationChoices(signal),
     staleTime: 60_000,
   });
-  return (choices.data ?? []).filter((c) => c.isOwner).map(({ id, title }) => ({ id, title }));
+  return (choices.data ?? []).filter((c) => c.isOwner).map(({ id, title, isPublic }) => ({ id, title, isPublic }));
 }
