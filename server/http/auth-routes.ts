@@ -53,6 +53,8 @@ export interface AuthEndpoint {
   mailsTo?: 'email' | 'newEmail';
   /** The input's `email` must be the signed-in user's own address, typed to confirm. */
   confirmsEmail?: boolean;
+  /** The answer is a list of sessions: each gets `current`, whether it is this request's. */
+  marksCurrentSession?: boolean;
   /** The message of a failure Better Auth's code doesn't name. */
   failure: string;
 }
@@ -101,7 +103,7 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
   { method: 'GET', path: '/verify-email', input: verifyEmailQuerySchema, limited: true, failure: ACCOUNT_MESSAGES.verifyLinkInvalid },
   { method: 'POST', path: '/change-email', input: changeEmailSchema, limited: true, mailsTo: 'newEmail', failure: ACCOUNT_MESSAGES.emailChangeFailed },
   // Sessions.
-  { method: 'GET', path: '/list-sessions', input: z.object({}), limited: false, failure: ACCOUNT_MESSAGES.sessionsFailed },
+  { method: 'GET', path: '/list-sessions', input: z.object({}), limited: false, marksCurrentSession: true, failure: ACCOUNT_MESSAGES.sessionsFailed },
   { method: 'POST', path: '/revoke-session', input: revokeSessionSchema, limited: false, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
   { method: 'POST', path: '/revoke-other-sessions', input: z.object({}), limited: false, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
   // Deletion: the password (checked by Better Auth) and the e-mail typed (checked here).
@@ -166,6 +168,11 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, config, db, ses
     if (!res.headers.has('cache-control')) reply.header('cache-control', 'private, no-store');
     const text = await res.text();
     // Redirects: the verification link ends on our page (with ?error=CODE when it failed).
+    if (res.ok && endpoint.marksCurrentSession) {
+      const token = session.tokenOf(req);
+      const sessions = safeJson(text) as { token: string }[];
+      return reply.send(JSON.stringify(sessions.map((s) => ({ ...s, current: s.token === token }))));
+    }
     if (res.ok || (res.status >= 300 && res.status < 400)) return reply.send(text);
     const data = safeJson(text) as { code?: string } | undefined;
     const code = data?.code ?? 'AUTH_ERROR';

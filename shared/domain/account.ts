@@ -18,6 +18,7 @@ export const ACCOUNT_MESSAGES = {
   emailChangeSent: 'Check the new address: the change takes effect when you open the link we sent there.',
   emailChangeFailed: 'Failed to change the e-mail address. Please try again.',
   alreadyVerified: 'Your e-mail address is already verified',
+  sameEmail: 'This is already your e-mail address',
   emailVerified: 'Your e-mail address is verified',
   verifyLinkInvalid: 'This verification link is invalid or has expired',
   sessionsFailed: 'Failed to load your sessions',
@@ -67,6 +68,8 @@ export interface AccountSession {
   createdAt: string;
   updatedAt: string;
   expiresAt: string;
+  /** The session of the request that listed them. */
+  current: boolean;
 }
 
 /** The JSON file of "Export my data". */

@@ -164,6 +164,7 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
     const sessions = await user.api.listSessions();
     expect(sessions.map((s) => s.token).sort()).toEqual([tokenIn(user), tokenIn(second), tokenIn(third)].sort());
     expect(sessions[0]).toMatchObject({ userAgent: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(sessions.filter((s) => s.current).map((s) => s.token)).toEqual([tokenIn(user)]);
 
     // Someone else's session can't be ended by its token.
     await stranger.api.revokeSession(tokenIn(second));
