@@ -1,4 +1,3 @@
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
@@ -6,6 +5,7 @@ import { AVATAR_MAX_BYTES, MSG } from '../shared/domain';
 import { type Auth, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
+import { registerAccountRoutes } from './http/account-routes';
 import { registerAuthRoutes } from './http/auth-routes';
 import { profilePage, registerFollowingRoutes } from './http/following-routes';
 import { registerEmailSubscriptionRoutes } from './http/email-subscription-routes';
@@ -27,7 +27,7 @@ import { registerWebRoutes } from './http/web-routes';
 import { startDigestTimer } from './mail/digest';
 import { type Mailer, createMailer } from './mail/mailer';
 import { type OutboxWorker, startOutboxWorker } from './mail/outbox';
-import { diskStorage } from './storage/uploads';
+import { diskStorage, uploadsDir } from './storage/uploads';
 
 /** JSON bodies are small; uploads go through multipart with their own limit. */
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -55,15 +55,6 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     return503OnClosing: true,
   });
   if (options.onRoute) server.addHook('onRoute', options.onRoute);
-  const auth = createAuth(config, db);
-  const session = sessionReader({
-    auth,
-    db,
-    secret: config.authSecret,
-    secureCookies: config.secureCookies,
-  });
-  const storage = diskStorage(path.join(config.dataDir, 'uploads'));
-  const isTrustedOrigin = trustedOriginMatcher(config);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: server.log });
   // Every e-mail is queued in mail_outbox and sent by this worker, with retries (server/mail/outbox.ts).
   const outbox = startOutboxWorker({
@@ -72,6 +63,15 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     log: server.log,
     options: { pollSeconds: config.mailPollSeconds, retrySeconds: config.mailRetrySeconds, maxAttempts: config.mailMaxAttempts },
   });
+  const auth = createAuth(config, db, outbox.wake);
+  const session = sessionReader({
+    auth,
+    db,
+    secret: config.authSecret,
+    secureCookies: config.secureCookies,
+  });
+  const storage = diskStorage(uploadsDir(config));
+  const isTrustedOrigin = trustedOriginMatcher(config);
   const mailDeps = { db, wakeOutbox: outbox.wake, publicUrl: config.publicUrl, secret: config.authSecret, log: server.log };
   // Digests of new resources: a DB-claimed job, safe with several server processes (server/mail/digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
@@ -138,8 +138,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
 
   registerHealthRoutes(server, db);
-  registerAuthRoutes(server, { auth, config, db });
+  registerAuthRoutes(server, { auth, config, db, session });
   registerUserRoutes(server, { db, storage, session });
+  registerAccountRoutes(server, { db, session });
   registerLinkRoutes(server, { db, session });
   registerImportRoutes(server, { db, session });
   registerTopicRoutes(server, { db, session });

@@ -3,7 +3,10 @@ import { APIError } from 'better-auth/api';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, thumbnailUrlField } from '../shared/domain';
 import type { Config } from './config';
 import type { Db } from './db';
+import { RESET_LINK_SECONDS, queuePasswordResetMail, queueVerificationMail } from './mail/account-mail';
+import { deleteAccountData } from './services/account-deletion';
 import { createProfile } from './services/profiles';
+import { diskStorage, uploadsDir } from './storage/uploads';
 
 export type AuthOptions = BetterAuthOptions;
 export type Auth = ReturnType<typeof createAuth>;
@@ -19,7 +22,23 @@ function storableImage<T extends { image?: string | null }>(user: T): { data: T 
   return { data: { ...user, image: image.data ?? null } };
 }
 
-export function authOptions(config: Config, db: Db): AuthOptions {
+/** Whether a verification token (Better Auth's JWT) is for an e-mail change rather than a new account. */
+function isEmailChange(token: string): boolean {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { updateTo?: unknown };
+    return typeof payload.updateTo === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `wakeOutbox` nudges this process's outbox worker after an account mail is queued; without it
+ * (migrations, tests listing endpoints) the worker's poll sends it.
+ */
+export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () => {}): AuthOptions {
+  const mail = { db, publicUrl: config.publicUrl, wakeOutbox };
+  const uploads = diskStorage(uploadsDir(config));
   return {
     appName: 'Supercurate',
     baseURL: config.publicUrl,
@@ -31,7 +50,32 @@ export function authOptions(config: Config, db: Db): AuthOptions {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       autoSignIn: true,
+      // Issue 14: the reset link (to our /reset-password page) works once, for an hour, and ends every session.
+      sendResetPassword: ({ user, token }) => queuePasswordResetMail(mail, user.email, token),
+      resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
+      revokeSessionsOnPasswordReset: true,
     },
+    emailVerification: {
+      sendOnSignUp: true,
+      // A verification link confirms an address; it does not sign anyone in (it may be opened on another device).
+      autoSignInAfterVerification: false,
+      sendVerificationEmail: ({ user, token }) => queueVerificationMail(mail, user.email, token, isEmailChange(token)),
+    },
+    user: {
+      // With no confirmation mail to the old address, Better Auth sends the change's link to the new one.
+      changeEmail: { enabled: true },
+      // Our data goes in one transaction with the user, sessions and accounts; Better Auth then finds nothing left.
+      deleteUser: {
+        enabled: true,
+        beforeDelete: async (user) => {
+          const { avatarKey } = await deleteAccountData(db, user.id);
+          if (avatarKey) await uploads.delete(avatarKey);
+        },
+      },
+    },
+    // Sensitive actions ask for the password instead (change-password, delete-user); listing
+    // sessions must not stop working a day after signing in (Better Auth's "fresh" age).
+    session: { freshAge: 0 },
     // Extension origins may be patterns (`chrome-extension://*`), which Better Auth matches itself.
     trustedOrigins: [config.publicUrl, ...config.trustedOrigins, ...config.extensionOrigins],
     // Sign-in, sign-up and change-password are rate limited by our Fastify layer (server/http/auth-routes.ts).
@@ -55,6 +99,6 @@ export function authOptions(config: Config, db: Db): AuthOptions {
   };
 }
 
-export function createAuth(config: Config, db: Db) {
-  return betterAuth(authOptions(config, db));
+export function createAuth(config: Config, db: Db, wakeOutbox?: () => void) {
+  return betterAuth(authOptions(config, db, wakeOutbox));
 }

@@ -4,8 +4,10 @@ import { ProtectedLayout } from './layouts/ProtectedLayout';
 import { PublicLayout } from './layouts/PublicLayout';
 import { DashboardPage } from './routes/DashboardPage';
 import { DirectoryPage } from './routes/DirectoryPage';
+import { EmailVerifiedPage } from './routes/EmailVerifiedPage';
 import { ErrorPage } from './routes/ErrorPage';
 import { FeedPage } from './routes/FeedPage';
+import { ForgotPasswordPage } from './routes/ForgotPasswordPage';
 import { LandingPage } from './routes/LandingPage';
 import { LinkDetailPage } from './routes/LinkDetailPage';
 import { LoginPage } from './routes/LoginPage';
@@ -14,6 +16,8 @@ import { NotFoundPage } from './routes/NotFoundPage';
 import { ProfilePage } from './routes/ProfilePage';
 import { PublicSupercurationPage } from './routes/PublicSupercurationPage';
 import { RegisterPage } from './routes/RegisterPage';
+import { ResetPasswordPage } from './routes/ResetPasswordPage';
+import { SettingsPage } from './routes/SettingsPage';
 import { ShortLinkRedirect } from './routes/ShortLinkRedirect';
 import { SupercurationDetailPage } from './routes/SupercurationDetailPage';
 import { SupercurationsPage } from './routes/SupercurationsPage';
@@ -31,6 +35,7 @@ export const router = createBrowserRouter([
           { path: '/supercurations/public/:slug', element: <PublicSupercurationPage /> },
           { path: '/links/:id', element: <LinkDetailPage /> },
           { path: '/s/:slug', element: <ShortLinkRedirect /> },
+          { path: '/email-verified', element: <EmailVerifiedPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },
@@ -39,6 +44,8 @@ export const router = createBrowserRouter([
         children: [
           { path: '/login', element: <LoginPage /> },
           { path: '/register', element: <RegisterPage /> },
+          { path: '/forgot-password', element: <ForgotPasswordPage /> },
+          { path: '/reset-password', element: <ResetPasswordPage /> },
         ],
       },
       {
@@ -51,6 +58,7 @@ export const router = createBrowserRouter([
           { path: '/supercurations/new', element: <NewSupercurationPage /> },
           { path: '/supercurations/:id', element: <SupercurationDetailPage /> },
           { path: '/profile/:id', element: <ProfilePage /> },
+          { path: '/settings', element: <SettingsPage /> },
         ],
       },
     ],

@@ -21,6 +21,18 @@ export interface Database {
     token: string;
     expiresAt: string | Date;
   };
+  /** Better Auth's sign-in methods of a user (ours: the password, "credential"). */
+  account: {
+    id: string;
+    userId: string;
+  };
+  /** Better Auth's pending tokens (password reset: `value` is the user id). */
+  verification: {
+    id: string;
+    identifier: string;
+    value: string;
+    expiresAt: string | Date;
+  };
   profiles: {
     user_id: string;
     bio: string | null;

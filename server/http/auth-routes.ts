@@ -1,16 +1,31 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MSG, changePasswordSchema, loginSchema, registerSchema } from '../../shared/domain';
+import {
+  ACCOUNT_MESSAGES,
+  MSG,
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  forgotPasswordSchema,
+  loginSchema,
+  registerSchema,
+  resendVerificationSchema,
+  resetPasswordSchema,
+  revokeSessionSchema,
+  verifyEmailQuerySchema,
+} from '../../shared/domain';
 import type { Auth } from '../auth';
 import type { Config } from '../config';
 import type { Db } from '../db';
+import { sha256 } from '../services/email-subscriptions';
 import { chosenPasswordSchema } from '../services/passwords';
 import { rateLimitCounter } from '../services/rate-limits';
 import { zodErrorBody } from './errors';
 import { databaseStore } from './rate-limit-stores';
+import type { SessionReader } from './session';
 
-/** Better Auth's error codes, in the words of SPEC §8. */
+/** Better Auth's error codes, in the words of SPEC §8 (and ours for issue 14's endpoints). */
 const AUTH_MESSAGES: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: MSG.invalidCredentials,
   INVALID_EMAIL: MSG.emailInvalid,
@@ -19,16 +34,27 @@ const AUTH_MESSAGES: Record<string, string> = {
   PASSWORD_TOO_SHORT: MSG.passwordTooShort,
   PASSWORD_TOO_LONG: MSG.passwordTooLong,
   INVALID_PASSWORD: MSG.currentPasswordWrong,
+  INVALID_TOKEN: ACCOUNT_MESSAGES.resetInvalid,
+  EMAIL_ALREADY_VERIFIED: ACCOUNT_MESSAGES.alreadyVerified,
 };
 
+/** Mails per e-mail address per hour from each endpoint that sends them (whoever asks, from wherever). */
+export const MAILS_PER_ADDRESS_PER_HOUR = 3;
+
 export interface AuthEndpoint {
-  method: 'POST';
+  method: 'GET' | 'POST';
   /** Better Auth's path, under /api/auth. */
   path: string;
-  /** Better Auth gets this schema's output (parsed async), never the request's own body or query. */
-  body: z.ZodType;
+  /** The body of a POST, the query of a GET: Better Auth gets this schema's output (parsed async), never the request's own. */
+  input: z.ZodType;
   /** Counted against AUTH_RATE_LIMIT per client address per minute, in the database: all processes share it. */
   limited: boolean;
+  /** The input's field holding an address this endpoint mails: at most MAILS_PER_ADDRESS_PER_HOUR per address, in the database. */
+  mailsTo?: 'email' | 'newEmail';
+  /** The input's `email` must be the signed-in user's own address, typed to confirm. */
+  confirmsEmail?: boolean;
+  /** The answer is a list of sessions: each gets `current`, whether it is this request's. */
+  marksCurrentSession?: boolean;
   /** The message of a failure Better Auth's code doesn't name. */
   failure: string;
 }
@@ -43,42 +69,94 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
   {
     method: 'POST',
     path: '/sign-up/email',
-    body: registerSchema.extend({ password: chosenPasswordSchema }),
+    input: registerSchema.extend({ password: chosenPasswordSchema }),
     limited: true,
     failure: MSG.signUpFailed,
   },
-  { method: 'POST', path: '/sign-in/email', body: loginSchema, limited: true, failure: MSG.signInFailed },
-  { method: 'POST', path: '/sign-out', body: z.object({}), limited: false, failure: MSG.signOutFailed },
+  { method: 'POST', path: '/sign-in/email', input: loginSchema, limited: true, failure: MSG.signInFailed },
+  { method: 'POST', path: '/sign-out', input: z.object({}), limited: false, failure: MSG.signOutFailed },
   {
     method: 'POST',
     path: '/change-password',
-    body: changePasswordSchema.extend({ newPassword: chosenPasswordSchema }),
+    input: changePasswordSchema.extend({ newPassword: chosenPasswordSchema }),
     limited: true,
     failure: MSG.authFailed,
   },
+  // Issue 14: password reset. The mailed link opens the web app's form, which posts the token here.
+  { method: 'POST', path: '/request-password-reset', input: forgotPasswordSchema, limited: true, mailsTo: 'email', failure: ACCOUNT_MESSAGES.resetFailed },
+  {
+    method: 'POST',
+    path: '/reset-password',
+    input: resetPasswordSchema.extend({ newPassword: chosenPasswordSchema }),
+    limited: true,
+    failure: ACCOUNT_MESSAGES.resetFailed,
+  },
+  // E-mail verification and change.
+  {
+    method: 'POST',
+    path: '/send-verification-email',
+    input: resendVerificationSchema,
+    limited: true,
+    mailsTo: 'email',
+    failure: ACCOUNT_MESSAGES.verificationFailed,
+  },
+  { method: 'GET', path: '/verify-email', input: verifyEmailQuerySchema, limited: true, failure: ACCOUNT_MESSAGES.verifyLinkInvalid },
+  { method: 'POST', path: '/change-email', input: changeEmailSchema, limited: true, mailsTo: 'newEmail', failure: ACCOUNT_MESSAGES.emailChangeFailed },
+  // Sessions.
+  { method: 'GET', path: '/list-sessions', input: z.object({}), limited: false, marksCurrentSession: true, failure: ACCOUNT_MESSAGES.sessionsFailed },
+  { method: 'POST', path: '/revoke-session', input: revokeSessionSchema, limited: false, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
+  { method: 'POST', path: '/revoke-other-sessions', input: z.object({}), limited: false, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
+  // Deletion: the password (checked by Better Auth) and the e-mail typed (checked here).
+  { method: 'POST', path: '/delete-user', input: deleteAccountSchema, limited: true, confirmsEmail: true, failure: ACCOUNT_MESSAGES.deleteFailed },
 ];
 
 interface Deps {
   auth: Auth;
   config: Config;
   db: Db;
+  session: SessionReader;
 }
 
-/** Mounts the allowed Better Auth endpoints under /api/auth, each behind its schema (and its rate limit). */
-export function registerAuthRoutes(app: FastifyInstance, { auth, config, db }: Deps): void {
-  const sharedStore = databaseStore(rateLimitCounter(db));
+const tooMany = { error: MSG.tooManyRequests, code: 'RATE_LIMITED' };
+
+/** Mounts the allowed Better Auth endpoints under /api/auth, each behind its schema (and its rate limits). */
+export function registerAuthRoutes(app: FastifyInstance, { auth, config, db, session }: Deps): void {
+  const hit = rateLimitCounter(db);
+  const sharedStore = databaseStore(hit);
   const limited = {
     config: { rateLimit: { max: config.authRateLimit, timeWindow: '1 minute', store: sharedStore } },
   };
 
+  /** A refusal before Better Auth is asked, or null. */
+  async function refusal(endpoint: AuthEndpoint, input: Record<string, unknown>, req: FastifyRequest) {
+    if (endpoint.confirmsEmail) {
+      const viewer = await session.viewerOf(req);
+      if (!viewer) return { status: 401, body: { error: MSG.notAuthenticated, code: 'UNAUTHORIZED' } };
+      if (input.email !== viewer.email.toLowerCase()) {
+        return { status: 400, body: { error: ACCOUNT_MESSAGES.deleteEmailMismatch, code: 'EMAIL_MISMATCH' } };
+      }
+    }
+    const address = endpoint.mailsTo && input[endpoint.mailsTo];
+    if (typeof address === 'string') {
+      const { count } = await hit(`${endpoint.path} address ${sha256(address)}`, 3600_000);
+      if (count > MAILS_PER_ADDRESS_PER_HOUR) return { status: 429, body: tooMany };
+    }
+    return null;
+  }
+
   async function forward(endpoint: AuthEndpoint, req: FastifyRequest, reply: FastifyReply) {
-    const parsed = await endpoint.body.safeParseAsync(req.body ?? {});
+    const parsed = await endpoint.input.safeParseAsync((endpoint.method === 'GET' ? req.query : req.body) ?? {});
     if (!parsed.success) return reply.status(400).send(zodErrorBody(parsed.error));
+    const input = parsed.data as Record<string, unknown>;
+    const refused = await refusal(endpoint, input, req);
+    if (refused) return reply.status(refused.status).send(refused.body);
+    const url = new URL(`/api/auth${endpoint.path}`, config.publicUrl);
+    if (endpoint.method === 'GET') for (const [key, value] of Object.entries(input)) url.searchParams.set(key, String(value));
     const res = await auth.handler(
-      new Request(new URL(`/api/auth${endpoint.path}`, config.publicUrl), {
+      new Request(url, {
         method: endpoint.method,
         headers: fromNodeHeaders(req.headers),
-        body: JSON.stringify(parsed.data),
+        body: endpoint.method === 'GET' ? undefined : JSON.stringify(input),
       }),
     );
     reply.status(res.status);
@@ -87,8 +165,15 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, config, db }: D
     });
     const cookies = res.headers.getSetCookie();
     if (cookies.length > 0) reply.header('set-cookie', cookies);
+    if (!res.headers.has('cache-control')) reply.header('cache-control', 'private, no-store');
     const text = await res.text();
-    if (res.ok) return reply.send(text);
+    // Redirects: the verification link ends on our page (with ?error=CODE when it failed).
+    if (res.ok && endpoint.marksCurrentSession) {
+      const token = session.tokenOf(req);
+      const sessions = safeJson(text) as { token: string }[];
+      return reply.send(JSON.stringify(sessions.map((s) => ({ ...s, current: s.token === token }))));
+    }
+    if (res.ok || (res.status >= 300 && res.status < 400)) return reply.send(text);
     const data = safeJson(text) as { code?: string } | undefined;
     const code = data?.code ?? 'AUTH_ERROR';
     let message = AUTH_MESSAGES[code] ?? endpoint.failure;

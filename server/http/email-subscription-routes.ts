@@ -11,13 +11,19 @@ import {
   subscriptionOfToken,
   unsubscribe,
 } from '../services/email-subscriptions';
+import { rateLimitCounter } from '../services/rate-limits';
+import { databaseStore } from './rate-limit-stores';
 import type { SessionReader } from './session';
 
 interface Deps extends MailDeps {
   session: SessionReader;
 }
 
-/** E-mail subscriptions per client address per minute (visitors may subscribe, so per address, not per user). */
+/**
+ * E-mail subscription requests per client address per minute (visitors may subscribe, so per
+ * client address, not per user), counted in the database: every server process shares it. Per
+ * e-mail address, the service's daily confirmation quota (email_send_limits) holds across processes too.
+ */
 export const SUBSCRIBE_RATE_LIMIT = 10;
 
 export const EMAIL_PAGE_TEXTS = {
@@ -60,9 +66,10 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
   const mailDeps: MailDeps = { ...deps, log: app.log };
 
   // Rate limited per client address here, and per e-mail address in the service (confirmation mails per day).
+  const sharedStore = databaseStore(rateLimitCounter(db));
   app.post<{ Params: { id: string } }>(
     '/api/supercurations/:id/subscribers',
-    { config: { rateLimit: { max: SUBSCRIBE_RATE_LIMIT, timeWindow: '1 minute' } } },
+    { config: { rateLimit: { max: SUBSCRIBE_RATE_LIMIT, timeWindow: '1 minute', store: sharedStore } } },
     async (req) => {
       const { email } = emailSubscribeSchema.parse(req.body ?? {});
       return subscribeByEmail(mailDeps, req.params.id, email);

@@ -72,7 +72,7 @@ export function sessionReader({ auth, db, secret, secureCookies }: Options) {
     return viewer;
   }
 
-  return { viewerOf, requireViewer };
+  return { viewerOf, requireViewer, tokenOf };
 }
 
 export type SessionReader = ReturnType<typeof sessionReader>;

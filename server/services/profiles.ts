@@ -27,6 +27,7 @@ function profileQuery(db: Db) {
       'user.id',
       'user.name',
       'user.email',
+      'user.emailVerified',
       'user.createdAt',
       'profiles.user_id as profile_id',
       'profiles.bio',
@@ -62,7 +63,7 @@ export async function getProfile(db: Db, userId: string, viewerId: string | null
   return {
     id: row.id,
     name: row.name,
-    ...(viewerId === row.id ? { email: row.email } : {}),
+    ...(viewerId === row.id ? { email: row.email, emailVerified: Boolean(row.emailVerified) } : {}),
     avatarUrl: avatarUrl(row.id, row.avatar_key),
     bio: row.bio,
     location: row.location,

@@ -19,6 +19,7 @@ import {
   readImportEvents,
 } from '../domain/bookmarks';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
+import { ACCOUNT_MESSAGES, type AccountSession } from '../domain/account';
 import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
 import type {
   AddResourceInput,
@@ -114,6 +115,37 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         body: {},
         fallback: 'Failed to sign out. Please try again.',
       }),
+
+    // Account lifecycle (issue 14): Better Auth's endpoints, allow-listed on the server.
+    /** Always the same answer, whether or not an account uses the address. */
+    requestPasswordReset: (email: string) =>
+      request<{ status: boolean }>('/auth/request-password-reset', { method: 'POST', body: { email }, fallback: ACCOUNT_MESSAGES.resetFailed }),
+    resetPassword: (token: string, newPassword: string) =>
+      request<{ status: boolean }>('/auth/reset-password', { method: 'POST', body: { token, newPassword }, fallback: ACCOUNT_MESSAGES.resetFailed }),
+    /** Ends the other sessions; this one stays. */
+    changePassword: (currentPassword: string, newPassword: string) =>
+      request<{ token: string | null }>('/auth/change-password', {
+        method: 'POST',
+        body: { currentPassword, newPassword, revokeOtherSessions: true },
+        fallback: 'Authentication failed',
+      }),
+    resendVerification: (email: string) =>
+      request<{ status: boolean }>('/auth/send-verification-email', { method: 'POST', body: { email }, fallback: ACCOUNT_MESSAGES.verificationFailed }),
+    /** Mails the new address a link; the change takes effect when it is opened. */
+    changeEmail: (newEmail: string) =>
+      request<{ status: boolean }>('/auth/change-email', { method: 'POST', body: { newEmail }, fallback: ACCOUNT_MESSAGES.emailChangeFailed }),
+    listSessions: (signal?: AbortSignal) => request<AccountSession[]>('/auth/list-sessions', { signal, fallback: ACCOUNT_MESSAGES.sessionsFailed }),
+    revokeSession: (token: string) =>
+      request<{ status: boolean }>('/auth/revoke-session', { method: 'POST', body: { token }, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
+    revokeOtherSessions: () =>
+      request<{ status: boolean }>('/auth/revoke-other-sessions', { method: 'POST', body: {}, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
+    /** Deletes the account and everything it holds; `email` is the account's address, typed to confirm. */
+    deleteAccount: (password: string, email: string) =>
+      request<{ success: boolean }>('/auth/delete-user', { method: 'POST', body: { password, email }, fallback: ACCOUNT_MESSAGES.deleteFailed }),
+    /** URL of "Export my data" (a JSON download, cookie-authenticated). */
+    accountExportUrl: () => `${baseUrl}/api/me/export`,
+    /** URL of the Netscape bookmarks file of my links. */
+    bookmarksExportUrl: () => `${baseUrl}/api/export/bookmarks`,
 
     /** The signed-in user, or null when there is no session. */
     me: async (signal?: AbortSignal): Promise<UserProfile | null> => {

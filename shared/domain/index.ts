@@ -10,3 +10,4 @@ export * from './extract-urls';
 export * from './import';
 export * from './bookmarks';
 export * from './text';
+export * from './account';

@@ -76,6 +76,8 @@ export interface UserProfile {
   id: string;
   name: string;
   email?: string;
+  /** Whether the e-mail address is verified; present with `email` (the user themself). */
+  emailVerified?: boolean;
   avatarUrl: string;
   bio: string | null;
   location: string | null;

@@ -25,20 +25,13 @@ const CLOSED = new Set([
   '/update-session',
   // Profiles change through PATCH /api/users/:id, with the shared profile schema.
   '/update-user',
-  '/change-email',
-  '/delete-user',
+  // Deletion asks for the password itself (no e-mailed deletion link).
   '/delete-user/callback',
-  // Not offered yet (issue 14: password reset, e-mail verification, sessions list).
-  '/request-password-reset',
+  // The reset e-mail links to the web app's form, which posts the token to /reset-password.
   '/reset-password/:token',
-  '/reset-password',
+  // Server-side only, or not needed: revoke-other-sessions and sign-out cover them.
   '/verify-password',
-  '/verify-email',
-  '/send-verification-email',
-  '/list-sessions',
-  '/revoke-session',
   '/revoke-sessions',
-  '/revoke-other-sessions',
   // Better Auth's own health and error pages.
   '/ok',
   '/error',
@@ -78,7 +71,7 @@ describeEachDatabase('Better Auth endpoints', (ctx) => {
     const closed = libraryEndpoints().flatMap(({ path, methods }) =>
       methods.filter((method) => !mounted.has(`${method} ${path}`)).map((method) => ({ method, path })),
     );
-    expect(closed.length).toBeGreaterThan(20);
+    expect(closed.length).toBeGreaterThan(15);
     for (const { method, path } of closed) {
       const url = `${ctx.server.url}/api/auth${path.replace(/:\w+/g, 'x')}`;
       for (const send of [http, user.fetch]) {
@@ -93,14 +86,20 @@ describeEachDatabase('Better Auth endpoints', (ctx) => {
     }
   });
 
-  it('passes the body of each allowed endpoint through its schema first', async () => {
+  it('passes the body (query for GET) of each allowed endpoint through its schema first', async () => {
     for (const entry of AUTH_ENDPOINTS) {
-      const refused = await entry.body.safeParseAsync([]);
-      if (refused.success) throw new Error(`${entry.path} accepts an array`);
-      const res = await http(`${ctx.server.url}/api/auth${entry.path}`, {
+      const get = entry.method === 'GET';
+      const input = get ? { token: ['a', 'b'] } : [];
+      const refused = await entry.input.safeParseAsync(input);
+      if (refused.success) {
+        // Endpoints without input (list-sessions) take nothing from the request at all.
+        expect([entry.path, refused.data]).toEqual([entry.path, {}]);
+        continue;
+      }
+      const res = await http(`${ctx.server.url}/api/auth${entry.path}${get ? '?token=a&token=b' : ''}`, {
         method: entry.method,
-        headers: { 'content-type': 'application/json', origin: ctx.server.url },
-        body: '[]',
+        headers: get ? {} : { 'content-type': 'application/json', origin: ctx.server.url },
+        body: get ? undefined : '[]',
       });
       expect([entry.path, res.status]).toEqual([entry.path, 400]);
       expect(await res.json()).toEqual(zodErrorBody(refused.error));

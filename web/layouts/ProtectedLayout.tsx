@@ -7,6 +7,7 @@ import { EmptyState } from '../components/EmptyState';
 import { Loading } from '../components/Loading';
 import { Button } from '../../shared/ui/primitives/button';
 import { Sheet, SheetContent, SheetTitle } from '../../shared/ui/primitives/sheet';
+import { VerifyEmailBanner } from '../features/account/VerifyEmailBanner';
 import { EditProfileDialog } from '../features/auth/EditProfileDialog';
 import { UserBlock } from '../features/auth/UserBlock';
 import { useSession } from '../features/auth/useSession';
@@ -60,6 +61,7 @@ function AppShell({ user }: { user: UserProfile }) {
       </Sheet>
 
       <main className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+        <VerifyEmailBanner user={user} />
         <Outlet context={user} />
       </main>
       <EditProfileDialog user={user} />

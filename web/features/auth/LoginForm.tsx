@@ -26,7 +26,12 @@ export function LoginForm() {
           error={signIn.error && messageOf(signIn.error, MSG.signInFailed)}
           onSubmit={(credentials) => signIn.mutate(credentials)}
         />
-        <p className="mt-6 text-center text-sm text-muted-foreground">
+        <p className="mt-4 text-center text-sm">
+          <Link to="/forgot-password" className="font-medium text-primary underline-offset-4 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
+        <p className="mt-4 text-center text-sm text-muted-foreground">
           <span>{"Don't have an account?"}</span>{' '}
           <Link to="/register" className="font-medium text-primary underline-offset-4 hover:underline">
             Create new account

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { LogOut } from 'lucide-react';
+import { LogOut, Settings } from 'lucide-react';
 import toast from 'react-hot-toast';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { handleOf, MSG, type UserProfile } from '../../../shared/domain';
 import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { Button } from '../../../shared/ui/primitives/button';
@@ -39,6 +39,11 @@ export function UserBlock({ user }: { user: UserProfile }) {
           {handle && <span className="block truncate text-xs text-muted-foreground">{handle}</span>}
         </span>
       </button>
+      <Button variant="ghost" size="icon" asChild>
+        <Link to="/settings" aria-label="Settings" title="Settings">
+          <Settings aria-hidden="true" />
+        </Link>
+      </Button>
       <Button
         variant="ghost"
         size="icon"

@@ -1,0 +1,4 @@
+/** TanStack Query keys of the account settings. */
+export const accountKeys = {
+  sessions: ['account', 'sessions'] as const,
+};

@@ -1,0 +1,29 @@
+import { PageHeader } from '../components/PageHeader';
+import { DataSection } from '../features/account/DataSection';
+import { DeleteAccountSection } from '../features/account/DeleteAccountSection';
+import { EmailSection } from '../features/account/EmailSection';
+import { PasswordSection } from '../features/account/PasswordSection';
+import { SessionsSection } from '../features/account/SessionsSection';
+import { useCurrentUser } from '../layouts/ProtectedLayout';
+import { useDocumentTitle } from '../lib/useDocumentTitle';
+
+/** /settings: the account's lifecycle (the profile itself is edited from the user block). */
+export function SettingsPage() {
+  useDocumentTitle('Settings');
+  const user = useCurrentUser();
+  return (
+    <>
+      <PageHeader title="Settings" description="Your e-mail address, password, sessions and data." />
+      <section aria-labelledby="account-heading" className="grid gap-4">
+        <h2 id="account-heading" className="text-lg font-semibold">
+          Account
+        </h2>
+        <EmailSection user={user} />
+        <PasswordSection />
+        <SessionsSection />
+        <DataSection />
+        <DeleteAccountSection user={user} />
+      </section>
+    </>
+  );
+}
