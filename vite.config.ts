@@ -2,10 +2,11 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { ocrAssets } from './scripts/ocr-assets';
+import { precompress } from './scripts/precompress';
 
 export default defineConfig({
   root: 'web',
-  plugins: [react(), tailwindcss(), ocrAssets()],
+  plugins: [react(), tailwindcss(), ocrAssets(), precompress()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

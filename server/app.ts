@@ -7,6 +7,7 @@ import { type Auth, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAuthRoutes } from './http/auth-routes';
+import { registerCompression } from './http/compression';
 import { profilePage, registerFollowingRoutes } from './http/following-routes';
 import { registerEmailSubscriptionRoutes } from './http/email-subscription-routes';
 import { HttpError, forbidden, registerErrorHandler } from './http/errors';
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     global: false,
     errorResponseBuilder: () => new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED'),
   });
+  await registerCompression(server);
   await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
   // Writes sent by a page of another origin are refused (CSRF); clients without a browser send no Origin.

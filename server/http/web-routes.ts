@@ -88,6 +88,8 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string, me
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz siblings (scripts/precompress.ts): sent as they are.
+      preCompressed: true,
       setHeaders(res, file) {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
