@@ -11,6 +11,8 @@ export default defineConfig({
     outDir: '../dist/web',
     emptyOutDir: true,
     sourcemap: true,
+    // .vite/manifest.json: the chunk graph scripts/bundle-budget.mjs weighs.
+    manifest: true,
   },
   server: {
     port: 5173,
