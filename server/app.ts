@@ -7,6 +7,7 @@ import { type Auth, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAuthRoutes } from './http/auth-routes';
+import { registerCaching } from './http/caching';
 import { registerCompression } from './http/compression';
 import { profilePage, registerFollowingRoutes } from './http/following-routes';
 import { registerEmailSubscriptionRoutes } from './http/email-subscription-routes';
@@ -103,6 +104,8 @@ export async function buildApp(config: Config, db: Db): Promise<App> {
     global: false,
     errorResponseBuilder: () => new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED'),
   });
+  // Caching first: its ETag is of the uncompressed body, and a 304 has nothing to compress.
+  registerCaching(server, session.hasSessionCookie);
   await registerCompression(server);
   await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
