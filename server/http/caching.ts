@@ -4,11 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /**
  * What a visitor's page or read may be kept for (docs/decisions.md, "Caching for visitors"):
  * browsers revalidate every time (a 304 when unchanged), a shared cache (CDN, reverse proxy)
- * serves it for 30 s and then, while it revalidates, 30 s more. So when an owner makes a
- * collection private or deletes it, our server answers 404 at once and no shared cache shows it
- * more than 60 s later.
+ * serves it for 60 s. So when an owner makes a collection private or deletes it, our server
+ * answers 404 at once, the visitor's browser shows it on the next request, and no shared cache
+ * shows the collection more than 60 s later. No stale-while-revalidate: browsers apply it too,
+ * and would show the collection once more after it turned private.
  */
-export const PUBLIC_READ_CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
+export const PUBLIC_READ_CACHE_CONTROL = 'public, max-age=0, s-maxage=60';
 /** Anything for a signed-in user, and anything not declared public: no cache keeps it. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
