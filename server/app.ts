@@ -7,6 +7,8 @@ import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAccountRoutes } from './http/account-routes';
 import { registerAuthRoutes } from './http/auth-routes';
+import { registerCaching } from './http/caching';
+import { registerCompression } from './http/compression';
 import { profilePage, registerFollowingRoutes } from './http/following-routes';
 import { registerEmailSubscriptionRoutes } from './http/email-subscription-routes';
 import { HttpError, forbidden, registerErrorHandler } from './http/errors';
@@ -111,6 +113,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     store: PerRouteStore,
     errorResponseBuilder: () => new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED'),
   });
+  // Caching first: its ETag is of the uncompressed body, and a 304 has nothing to compress.
+  registerCaching(server, session.hasSessionCookie);
+  await registerCompression(server);
   await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
   // Writes sent by a page of another origin are refused (CSRF); clients without a browser send no Origin.

@@ -1,66 +1,65 @@
-import { createBrowserRouter } from 'react-router';
-import { AuthLayout } from './layouts/AuthLayout';
-import { ProtectedLayout } from './layouts/ProtectedLayout';
+import { type RouteObject, createBrowserRouter } from 'react-router';
 import { PublicLayout } from './layouts/PublicLayout';
-import { DashboardPage } from './routes/DashboardPage';
-import { DirectoryPage } from './routes/DirectoryPage';
-import { EmailVerifiedPage } from './routes/EmailVerifiedPage';
 import { ErrorPage } from './routes/ErrorPage';
-import { FeedPage } from './routes/FeedPage';
-import { ForgotPasswordPage } from './routes/ForgotPasswordPage';
-import { LandingPage } from './routes/LandingPage';
-import { LinkDetailPage } from './routes/LinkDetailPage';
-import { LoginPage } from './routes/LoginPage';
-import { NewSupercurationPage } from './routes/NewSupercurationPage';
-import { NotFoundPage } from './routes/NotFoundPage';
-import { ProfilePage } from './routes/ProfilePage';
-import { PublicSupercurationPage } from './routes/PublicSupercurationPage';
-import { RegisterPage } from './routes/RegisterPage';
-import { ResetPasswordPage } from './routes/ResetPasswordPage';
-import { SettingsPage } from './routes/SettingsPage';
-import { ShortLinkRedirect } from './routes/ShortLinkRedirect';
-import { SupercurationDetailPage } from './routes/SupercurationDetailPage';
-import { SupercurationsPage } from './routes/SupercurationsPage';
 
-/** The route table of SPEC §2. */
-export const router = createBrowserRouter([
+/**
+ * The route table of SPEC §2. Each page (and the signed-in and sign-in layouts) is a chunk of its
+ * own, loaded when a route needs it: a visitor's first load carries only the page it opens, not
+ * the editors, dialogs, import and OCR code of the signed-in app. scripts/bundle-budget.mjs
+ * checks what each public page's first load weighs.
+ */
+export const routes: RouteObject[] = [
   {
     errorElement: <ErrorPage />,
     children: [
       {
         element: <PublicLayout />,
         children: [
-          { path: '/', element: <LandingPage /> },
-          { path: '/directory', element: <DirectoryPage /> },
-          { path: '/supercurations/public/:slug', element: <PublicSupercurationPage /> },
-          { path: '/links/:id', element: <LinkDetailPage /> },
-          { path: '/s/:slug', element: <ShortLinkRedirect /> },
-          { path: '/email-verified', element: <EmailVerifiedPage /> },
-          { path: '*', element: <NotFoundPage /> },
+          { path: '/', lazy: () => import('./routes/LandingPage').then((m) => ({ Component: m.LandingPage })) },
+          { path: '/directory', lazy: () => import('./routes/DirectoryPage').then((m) => ({ Component: m.DirectoryPage })) },
+          {
+            path: '/supercurations/public/:slug',
+            lazy: () => import('./routes/PublicSupercurationPage').then((m) => ({ Component: m.PublicSupercurationPage })),
+          },
+          { path: '/links/:id', lazy: () => import('./routes/LinkDetailPage').then((m) => ({ Component: m.LinkDetailPage })) },
+          { path: '/s/:slug', lazy: () => import('./routes/ShortLinkRedirect').then((m) => ({ Component: m.ShortLinkRedirect })) },
+          { path: '/email-verified', lazy: () => import('./routes/EmailVerifiedPage').then((m) => ({ Component: m.EmailVerifiedPage })) },
+          { path: '*', lazy: () => import('./routes/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
         ],
       },
       {
-        element: <AuthLayout />,
+        lazy: () => import('./layouts/AuthLayout').then((m) => ({ Component: m.AuthLayout })),
         children: [
-          { path: '/login', element: <LoginPage /> },
-          { path: '/register', element: <RegisterPage /> },
-          { path: '/forgot-password', element: <ForgotPasswordPage /> },
-          { path: '/reset-password', element: <ResetPasswordPage /> },
+          { path: '/login', lazy: () => import('./routes/LoginPage').then((m) => ({ Component: m.LoginPage })) },
+          { path: '/register', lazy: () => import('./routes/RegisterPage').then((m) => ({ Component: m.RegisterPage })) },
+          { path: '/forgot-password', lazy: () => import('./routes/ForgotPasswordPage').then((m) => ({ Component: m.ForgotPasswordPage })) },
+          { path: '/reset-password', lazy: () => import('./routes/ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })) },
         ],
       },
       {
-        element: <ProtectedLayout />,
+        lazy: () => import('./layouts/ProtectedLayout').then((m) => ({ Component: m.ProtectedLayout })),
         children: [
-          { path: '/home', element: <FeedPage /> },
-          { path: '/saved', element: <FeedPage /> },
-          { path: '/dashboard', element: <DashboardPage /> },
-          { path: '/supercurations', element: <SupercurationsPage /> },
-          { path: '/supercurations/new', element: <NewSupercurationPage /> },
-          { path: '/supercurations/:id', element: <SupercurationDetailPage /> },
-          { path: '/profile/:id', element: <ProfilePage /> },
-          { path: '/settings', element: <SettingsPage /> },
+          { path: '/home', lazy: () => import('./routes/FeedPage').then((m) => ({ Component: m.FeedPage })) },
+          { path: '/saved', lazy: () => import('./routes/FeedPage').then((m) => ({ Component: m.FeedPage })) },
+          { path: '/dashboard', lazy: () => import('./routes/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
+          {
+            path: '/supercurations',
+            lazy: () => import('./routes/SupercurationsPage').then((m) => ({ Component: m.SupercurationsPage })),
+          },
+          {
+            path: '/supercurations/new',
+            lazy: () => import('./routes/NewSupercurationPage').then((m) => ({ Component: m.NewSupercurationPage })),
+          },
+          {
+            path: '/supercurations/:id',
+            lazy: () => import('./routes/SupercurationDetailPage').then((m) => ({ Component: m.SupercurationDetailPage })),
+          },
+          { path: '/profile/:id', lazy: () => import('./routes/ProfilePage').then((m) => ({ Component: m.ProfilePage })) },
+          { path: '/settings', lazy: () => import('./routes/SettingsPage').then((m) => ({ Component: m.SettingsPage })) },
         ],
       },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(routes);

@@ -78,7 +78,6 @@ export function registerFollowingRoutes(app: FastifyInstance, { db, session, pub
     if (!channel) throw notFound(MSG.userNotFound);
     return reply
       .header('content-type', RSS_CONTENT_TYPE)
-      .header('cache-control', 'public, max-age=300')
       .send(renderRss(channel));
   });
 }

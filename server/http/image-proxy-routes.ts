@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import { type ProxyFailure, createImageProxy, proxiedUrl } from '../preview/image-proxy';
 import type { ObjectStorage } from '../storage/uploads';
+import { matchesEtag } from './caching';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -58,14 +59,6 @@ function sendFailure(reply: FastifyReply, status: number, error: string, code: s
     .send({ error, code } satisfies ApiErrorBody);
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
-}
-
 /**
  * GET /api/images/proxy?url= — a third-party thumbnail served from our origin as a re-encoded
  * WebP (see server/preview/image-proxy.ts), so the CSP keeps `img-src 'self'` and readers'
@@ -107,7 +100,7 @@ export function registerImageProxyRoutes(app: FastifyInstance, { db, storage, se
         .header('etag', result.etag)
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox");
-      if (matches(req.headers['if-none-match'], result.etag)) return reply.status(304).send();
+      if (matchesEtag(req.headers['if-none-match'], result.etag)) return reply.status(304).send();
       return reply.type('image/webp').send(result.image);
     },
   );

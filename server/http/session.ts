@@ -72,7 +72,10 @@ export function sessionReader({ auth, db, secret, secureCookies }: Options) {
     return viewer;
   }
 
-  return { viewerOf, requireViewer, tokenOf };
+  /** True when the request carries a session cookie, valid or not (its answers are kept private). */
+  const hasSessionCookie = (req: FastifyRequest) => readCookie(req.headers.cookie, cookieName) !== null;
+
+  return { viewerOf, requireViewer, tokenOf, hasSessionCookie };
 }
 
 export type SessionReader = ReturnType<typeof sessionReader>;

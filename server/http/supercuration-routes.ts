@@ -168,7 +168,6 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
     if (!channel) throw notFound(SUPERCURATION_MESSAGES.publicNotFound);
     return reply
       .header('content-type', RSS_CONTENT_TYPE)
-      .header('cache-control', 'public, max-age=300')
       .send(renderRss(channel));
   });
 

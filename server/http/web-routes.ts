@@ -88,9 +88,14 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string, me
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz siblings (scripts/precompress.ts): sent as they are.
+      preCompressed: true,
+      // Our own Cache-Control below, not send's default `public, max-age=0`.
+      cacheControl: false,
+      // index.html, the app shell of signed-in pages, is left to server/http/caching.ts.
       setHeaders(res, file) {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        if (file !== indexFile) res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
@@ -98,14 +103,25 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string, me
   const notBuilt = (reply: FastifyReply) =>
     reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
 
+  // Read on every request: a rebuild changes the asset names index.html points at.
+  const template = () => readFile(indexFile, 'utf8');
+
+  // Visitors' pages of no particular entity: routes of their own, so they are cached as public
+  // reads (server/http/caching.ts) rather than as the app shell of any other path.
+  for (const pagePath of ['/', '/directory']) {
+    app.get(pagePath, async (_req, reply) => {
+      if (!built) return notBuilt(reply);
+      return reply.type('text/html; charset=utf-8').send(await template());
+    });
+  }
+
   for (const page of metaPages) {
     app.get<{ Params: Record<string, string> }>(page.path, async (req, reply) => {
       if (!built) return notBuilt(reply);
       const meta = await page.meta(req.params);
-      // Read on every request: a rebuild changes the asset names index.html points at.
-      const template = await readFile(indexFile, 'utf8');
-      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
-      return reply.status(meta ? 200 : 404).send(meta ? renderPage(template, meta) : template);
+      const html = await template();
+      reply.type('text/html; charset=utf-8');
+      return reply.status(meta ? 200 : 404).send(meta ? renderPage(html, meta) : html);
     });
   }
 
@@ -115,7 +131,6 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string, me
       return reply.status(404).send({ error: `No route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
     }
     if (!built) return notBuilt(reply);
-    reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   });
 }

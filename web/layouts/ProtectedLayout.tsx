@@ -1,6 +1,6 @@
 import { CircleAlert, Menu } from 'lucide-react';
 import { useState } from 'react';
-import { Navigate, Outlet, useOutletContext } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
 import { MSG, type UserProfile } from '../../shared/domain';
 import { Brand, Logo } from '../components/Brand';
 import { EmptyState } from '../components/EmptyState';
@@ -67,9 +67,4 @@ function AppShell({ user }: { user: UserProfile }) {
       <EditProfileDialog user={user} />
     </div>
   );
-}
-
-/** The signed-in user, inside a page of this layout. */
-export function useCurrentUser(): UserProfile {
-  return useOutletContext<UserProfile>();
 }

@@ -1,5 +1,5 @@
 import { Tags } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Button } from '../../shared/ui/primitives/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../shared/ui/primitives/tabs';
 import { OfflineBanner } from '../components/OfflineBanner';
@@ -10,10 +10,11 @@ import { FeedList } from '../features/links/FeedList';
 import { useFeedFilters, type FeedScope } from '../features/links/feedFilters';
 import { FormatFilter } from '../features/links/FormatFilter';
 import { TimeFilter } from '../features/links/TimeFilter';
-import { ManageTopicsDialog } from '../features/topics/ManageTopicsDialog';
 import { TopicFilter } from '../features/topics/TopicFilter';
 import { useTopics } from '../features/topics/useTopics';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
+
+const ManageTopicsDialog = lazy(() => import('../features/topics/ManageTopicsDialog').then((m) => ({ default: m.ManageTopicsDialog })));
 
 /** /home and /saved: My Feed. */
 export function FeedPage() {
@@ -57,7 +58,11 @@ export function FeedPage() {
           </TabsContent>
         ))}
       </Tabs>
-      <ManageTopicsDialog open={manageTopics} onOpenChange={setManageTopics} />
+      {manageTopics && (
+        <Suspense fallback={null}>
+          <ManageTopicsDialog open onOpenChange={setManageTopics} />
+        </Suspense>
+      )}
     </>
   );
 }

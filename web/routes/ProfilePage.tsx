@@ -11,7 +11,7 @@ import { Card } from '../../shared/ui/primitives/card';
 import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
 import { SubscribeButton } from '../features/following/SubscribeButton';
 import { ProfileSupercurations } from '../features/supercurations/ProfileSupercurations';
-import { useCurrentUser } from '../layouts/ProtectedLayout';
+import { useCurrentUser } from '../layouts/currentUser';
 import { api } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
 import { useDocumentTitle } from '../lib/useDocumentTitle';

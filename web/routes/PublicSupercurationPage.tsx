@@ -1,10 +1,9 @@
 import { FolderX, Rss, SlidersHorizontal } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/client';
 import { LINK_SORTS, SUPERCURATION_MESSAGES, type Supercuration, collectionFeedPath } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
-import { Sheet, SheetContent, SheetTitle } from '../../shared/ui/primitives/sheet';
 import { EmptyState } from '../components/EmptyState';
 import { FilterSelect } from '../components/FilterSelect';
 import { Loading } from '../components/Loading';
@@ -19,6 +18,9 @@ import { withTags } from '../features/supercurations/TagCategoryGroup';
 import { TagFilter } from '../features/supercurations/TagFilter';
 import { ViewToggle } from '../features/supercurations/ViewToggle';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
+
+// The small screens' tag drawer, loaded when first opened.
+const TagSheet = lazy(() => import('../features/supercurations/TagSheet').then((m) => ({ default: m.TagSheet })));
 
 /** /supercurations/public/{slug}: a public collection for everyone; missing or private ones are a 404. */
 export function PublicSupercurationPage() {
@@ -107,21 +109,18 @@ function PublicCollection({ supercuration: s }: { supercuration: Supercuration }
           />
         </section>
       </div>
-      {hasTags && (
-        <Sheet open={tagsOpen} onOpenChange={setTagsOpen}>
-          <SheetContent closeLabel="Close tag filter" aria-describedby={undefined} className="overflow-y-auto p-5">
-            <SheetTitle className="mb-4 text-lg font-semibold">Filter by tag</SheetTitle>
-            <TagFilter
-              categories={s.tagCategories}
-              value={filters.tag}
-              onChange={(tag) => {
-                update({ tag });
-                setTagsOpen(false);
-              }}
-              layout="column"
-            />
-          </SheetContent>
-        </Sheet>
+      {tagsOpen && (
+        <Suspense fallback={null}>
+          <TagSheet
+            categories={s.tagCategories}
+            value={filters.tag}
+            onChange={(tag) => {
+              update({ tag });
+              setTagsOpen(false);
+            }}
+            onClose={() => setTagsOpen(false)}
+          />
+        </Suspense>
       )}
     </>
   );

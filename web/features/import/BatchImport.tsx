@@ -1,9 +1,12 @@
 import { ChevronDown, ListPlus } from 'lucide-react';
-import { useId, useState } from 'react';
+import { Suspense, lazy, useId, useState } from 'react';
 import { IMPORT_MESSAGES } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { Card } from '../../../shared/ui/primitives/card';
-import { ImportPanel } from './ImportPanel';
+import { Loading } from '../../components/Loading';
+
+// The import and OCR code, loaded when the panel is first opened: My Feed's first load skips it.
+const ImportPanel = lazy(() => import('./ImportPanel').then((m) => ({ default: m.ImportPanel })));
 
 /**
  * SPEC §2 'Import multiple URLs from text or image', under My Feed's add box: a toggle opening the
@@ -28,7 +31,9 @@ export function BatchImport() {
       </button>
       {open && (
         <div id={panelId} className="border-t px-4 pt-4 pb-5 sm:px-5">
-          <ImportPanel />
+          <Suspense fallback={<Loading />}>
+            <ImportPanel />
+          </Suspense>
         </div>
       )}
     </Card>

@@ -1,5 +1,5 @@
 import { Link2, Pencil, Share2, Trash2 } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { displayHost, TRUNCATE_LENGTH, type Link, type Topic } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
@@ -8,12 +8,10 @@ import { Checkbox } from '../../../shared/ui/primitives/checkbox';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { truncate } from '../../lib/text';
 import { AuthorLine } from './AuthorLine';
-import { DeleteLinkDialog } from './DeleteLinkDialog';
 import { ExpandableText } from './ExpandableText';
-import { EditLinkDialog } from './LinkFormDialogs';
+import { DeleteLinkDialog, EditLinkDialog, ShareLinkDialog } from './lazyDialogs';
 import { formatOf, LinkTags } from './LinkTags';
 import { LikeButton } from './LikeButton';
-import { ShareLinkDialog } from './ShareLinkDialog';
 
 interface LinkCardProps {
   link: Link;
@@ -116,11 +114,11 @@ export function LinkCard({
     </div>
   );
   const dialogs = (
-    <>
-      <ShareLinkDialog link={link} open={dialog === 'share'} onOpenChange={closeDialog} />
+    <Suspense fallback={null}>
+      {dialog === 'share' && <ShareLinkDialog link={link} open onOpenChange={closeDialog} />}
       {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
-      <DeleteLinkDialog link={link} open={dialog === 'delete'} onOpenChange={closeDialog} />
-    </>
+      {dialog === 'delete' && <DeleteLinkDialog link={link} open onOpenChange={closeDialog} />}
+    </Suspense>
   );
   const frame = cn(
     'rounded-xl border bg-card shadow-sm',

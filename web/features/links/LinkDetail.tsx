@@ -1,13 +1,12 @@
 import { ExternalLink, Heart, Pencil, Repeat2, Share2 } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { DEFAULT_LINK_TEXT, isHttpUrl, type Link } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { useTopicsById } from '../topics/useTopics';
 import { AuthorLine } from './AuthorLine';
-import { EditLinkDialog } from './LinkFormDialogs';
+import { EditLinkDialog, ShareLinkDialog } from './lazyDialogs';
 import { LinkTags } from './LinkTags';
-import { ShareLinkDialog } from './ShareLinkDialog';
 import { useRepost } from './useLinkMutations';
 
 /** The body of /links/{id}. `viewerId` is the signed-in user's id, or null for a visitor. */
@@ -59,8 +58,10 @@ export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | 
           {canRepost && <RepostButton link={link} />}
         </div>
       </div>
-      <ShareLinkDialog link={link} open={dialog === 'share'} onOpenChange={closeDialog} />
-      {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
+      <Suspense fallback={null}>
+        {dialog === 'share' && <ShareLinkDialog link={link} open onOpenChange={closeDialog} />}
+        {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
+      </Suspense>
     </article>
   );
 }

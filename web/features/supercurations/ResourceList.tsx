@@ -1,5 +1,5 @@
 import { CircleAlert, Link2, Pencil, SearchX, X } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { LINK_MESSAGES, type Link, type ResourceListQuery, type Supercuration, type Topic } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
@@ -8,11 +8,13 @@ import { useOnScreen } from '../../lib/useOnScreen';
 import { useSession } from '../auth/useSession';
 import { LinkCard, LinkCardSkeleton } from '../links/LinkCard';
 import { useTopicsById } from '../topics/useTopics';
-import { EditResourceDialog } from './EditResourceDialog';
 import { useResources } from './queries';
-import { RemoveResourceDialog } from './RemoveResourceDialog';
 import { ResourceTagChips } from './ResourceTagChips';
 import type { ViewMode } from './ViewToggle';
+
+// Editors' dialogs, loaded when first opened: visitors of a public collection never need them.
+const EditResourceDialog = lazy(() => import('./EditResourceDialog').then((m) => ({ default: m.EditResourceDialog })));
+const RemoveResourceDialog = lazy(() => import('./RemoveResourceDialog').then((m) => ({ default: m.RemoveResourceDialog })));
 
 interface ResourceListProps {
   supercuration: Supercuration;
@@ -134,8 +136,10 @@ function Resource({ link, supercuration, view, topicsById }: ResourceProps) {
       >
         <ResourceTagChips tags={tags} categories={supercuration.tagCategories} />
       </LinkCard>
-      {dialog === 'edit' && <EditResourceDialog link={link} supercuration={supercuration} open onOpenChange={closeDialog} />}
-      <RemoveResourceDialog link={link} supercurationId={supercuration.id} open={dialog === 'remove'} onOpenChange={closeDialog} />
+      <Suspense fallback={null}>
+        {dialog === 'edit' && <EditResourceDialog link={link} supercuration={supercuration} open onOpenChange={closeDialog} />}
+        {dialog === 'remove' && <RemoveResourceDialog link={link} supercurationId={supercuration.id} open onOpenChange={closeDialog} />}
+      </Suspense>
     </>
   );
 }
