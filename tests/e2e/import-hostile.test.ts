@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BOOKMARK_FOLDER_MAX_DEPTH, type BookmarkFilePreview } from '../../shared/domain';
+import { nestedBookmarkFile } from '../support/bookmark-files';
+import { signedInUser } from '../support/client';
+import { testDatabases } from '../support/databases';
+import { whileHealthIsPolled } from '../support/health-probe';
+import { type ServerProcess, startServerProcess } from './support/server-process';
+
+const databases = await testDatabases();
+
+const form = (html: string) => {
+  const data = new FormData();
+  data.append('file', new Blob([html], { type: 'text/html' }), 'bookmarks.html');
+  return data;
+};
+
+/**
+ * Issue 24 item 1, tried from outside: the real server in its own process gets a hostile file and
+ * keeps answering /api/health all along. Before the fix these files blocked it for 17-30 s (and the
+ * first one then killed it). The issue's goal is a slowest answer under 100 ms: `npm run bench`
+ * reports it; on this 2-core machine with the rest of the suite running beside it, scheduling alone
+ * adds 100-400 ms, so the test holds the bound that tells a blocked server from a busy one.
+ */
+const BLOCKED_MS = 2_000;
+for (const database of databases) {
+  describe(`hostile bookmark files against the server process [${database.name}]`, () => {
+    let server: ServerProcess;
+    beforeAll(async () => {
+      server = await startServerProcess(database);
+    });
+    afterAll(async () => {
+      await server?.destroy();
+    });
+
+    test('10,000 nested folders holding 49,000 bookmarks (2.7 MB): a correct preview, flattened at 100 levels', async () => {
+      const user = await signedInUser(server.url);
+      const html = nestedBookmarkFile(10_000, 49_000);
+      expect(html.length).toBeGreaterThan(2_700_000);
+      const { result: res, slowestHealthMs, healthMs } = await whileHealthIsPolled(server.url, () =>
+        user.fetch(`${server.url}/api/import/bookmarks/preview`, { method: 'POST', body: form(html) }),
+      );
+      expect(res.status).toBe(200);
+      const preview = (await res.json()) as BookmarkFilePreview;
+      expect(preview).toMatchObject({ bookmarks: 49_000, loose: 0, flattenedFolders: 10_000 - BOOKMARK_FOLDER_MAX_DEPTH });
+      expect(preview.folders).toHaveLength(1);
+      expect(preview.folders[0]?.count).toBe(49_000);
+      expect(preview.folders[0]?.title.startsWith('f0 / f1 / f2 / ')).toBe(true);
+      expect(healthMs.length).toBeGreaterThan(0);
+      expect(slowestHealthMs).toBeLessThan(BLOCKED_MS);
+    });
+
+    test('40,000 nested folders (1.5 MB) and no bookmark: a 400', async () => {
+      const user = await signedInUser(server.url);
+      const { result: res, slowestHealthMs } = await whileHealthIsPolled(server.url, () =>
+        user.fetch(`${server.url}/api/import/bookmarks`, { method: 'POST', body: form(nestedBookmarkFile(40_000, 0)) }),
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'No bookmarks found in this file', code: 'NO_BOOKMARKS' });
+      expect(slowestHealthMs).toBeLessThan(BLOCKED_MS);
+    });
+  });
+}
