@@ -19,14 +19,5 @@ trap 'rm -f "$report"' EXIT
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report"
 status=$?
 
-node -e '
-  const fs = require("fs");
-  let r = {};
-  try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch {}
-  const passed = r.numPassedTests ?? 0;
-  // Files that failed to load count as failures too.
-  const broken = (r.testResults ?? []).filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
-  const failed = (r.numFailedTests ?? 0) + broken + (r.numTotalTests === undefined ? 1 : 0);
-  console.log(`${passed} passed, ${failed} failed`);
-' "$report"
+node scripts/vitest-summary.mjs "$report"
 exit $status
