@@ -5,7 +5,7 @@ import { defineConfig } from 'wxt';
 /**
  * The browser extension (issue 7), built from extension/ into .output/:
  * `wxt build` → chrome-mv3/, `wxt build -b firefox --mv3` → firefox-mv3/, and
- * `wxt build --mode e2e` → chrome-mv3-e2e/ for the end-to-end tests only.
+ * `--mode e2e` → chrome-mv3-e2e/ and firefox-mv3-e2e/ for the end-to-end tests only.
  *
  * Permissions stay minimal: activeTab (the page the user invokes us on), scripting (read that page's
  * DOM on demand, no content script), contextMenus, storage, notifications. The only host the
