@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import JSZip from 'jszip';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildE2EExtension, runWxt } from './support/extension';
 
@@ -164,6 +166,41 @@ describe('browser extension builds (npm run build:extension)', () => {
       expect(before, `${warning.file}:${warning.line}:${warning.column}`).toMatch(/dangerouslySetInnerHTML|readability-page-1|_isSingleImage/);
     }
     console.info(`web-ext lint: ${report.warnings.length} explained warnings`);
+  });
+
+  test('zip:extension: the AMO sources zip rebuilds the Firefox zip byte for byte', async () => {
+    await runWxt(['zip', '-b', 'firefox', '--mv3']);
+    const { version } = JSON.parse(readFileSync(path.join(OUTPUT, '../package.json'), 'utf8')) as { version: string };
+    const unzip = async (name: string) => JSZip.loadAsync(readFileSync(path.join(OUTPUT, `supercurate-${version}-${name}.zip`)));
+    const [store, sources] = await Promise.all([unzip('firefox-mv3'), unzip('sources')]);
+
+    // A reviewer unzips the sources and runs `npm ci && npx wxt build -b firefox --mv3`; the
+    // lockfile pins what `npm ci` installs, so this project's node_modules stands in for it.
+    const dir = mkdtempSync(path.join(tmpdir(), 'supercurate-sources-'));
+    try {
+      for (const entry of Object.values(sources.files)) {
+        if (entry.dir) continue;
+        mkdirSync(path.dirname(path.join(dir, entry.name)), { recursive: true });
+        writeFileSync(path.join(dir, entry.name), await entry.async('nodebuffer'));
+      }
+      expect(existsSync(path.join(dir, 'package-lock.json'))).toBe(true);
+      symlinkSync(path.join(OUTPUT, '../node_modules'), path.join(dir, 'node_modules'), 'dir');
+      await runWxt(['build', '-b', 'firefox', '--mv3'], {}, dir);
+
+      const rebuilt = path.join(dir, '.output/firefox-mv3');
+      const files = Object.values(store.files).filter((entry) => !entry.dir);
+      expect(files.map((entry) => entry.name).sort()).toEqual(
+        readdirSync(rebuilt, { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => path.relative(rebuilt, path.join(entry.parentPath, entry.name)))
+          .sort(),
+      );
+      for (const entry of files) {
+        expect((await entry.async('nodebuffer')).equals(readFileSync(path.join(rebuilt, entry.name))), entry.name).toBe(true);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('the e2e build differs from the store build only by loopback host permissions', async () => {

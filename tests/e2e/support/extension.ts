@@ -18,13 +18,13 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 const WXT = path.join(ROOT, 'node_modules/wxt/bin/wxt.mjs');
 const BUILD_DEADLINE_MS = 120_000;
 
-/** Runs the WXT CLI (`wxt build ...`) at the project root; resolves with its output, rejects on failure. */
-export function runWxt(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+/** Runs the WXT CLI (`wxt build ...`) at the project root (or `cwd`); resolves with its output, rejects on failure. */
+export function runWxt(args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<string> {
   return new Promise((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
     // Vitest's NODE_ENV=test would give a development build of React.
     childEnv.NODE_ENV = 'production';
-    const child = spawn(process.execPath, [WXT, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WXT, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
