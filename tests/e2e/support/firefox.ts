@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 
-export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 /** browser_specific_settings.gecko.id in wxt.config.ts. */
 const EXTENSION_ID = 'extension@supercurate.app';
 const TIMEOUT_MS = 15_000;
@@ -33,8 +33,6 @@ export interface FirefoxWithExtension {
   browser: Browser;
   /** What installExtension answered: the add-on's gecko id. */
   id: string;
-  /** moz-extension://<uuid>/<file> */
-  url(file: string): string;
   /** A new tab showing one of the extension's pages. */
   openExtensionPage(file: string): Promise<Page>;
   /** The id the extension knows the tab showing `url` by. */
@@ -84,7 +82,6 @@ export async function launchFirefoxWithExtension(dir: string): Promise<FirefoxWi
   return {
     browser: firefox,
     id,
-    url: (file) => `${origin}/${file.replace(/^\//, '')}`,
     openExtensionPage,
     async tabIdOf(url) {
       const page = await openExtensionPage('options.html');
