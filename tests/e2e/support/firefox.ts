@@ -73,10 +73,18 @@ export async function launchFirefoxWithExtension(dir: string): Promise<FirefoxWi
     });
     const url = `${origin}/${file.replace(/^\//, '')}`;
     // The load moves the tab into the extension's process, and puppeteer never hears that the
-    // navigation ended: the document itself says when it is there.
+    // navigation ended: the document itself says when it is there. While the tab changes process
+    // its window can vanish under an evaluation (Firefox then throws): that counts as not yet.
     page.goto(url).catch(() => undefined);
-    await page.waitForFunction((wanted: string) => location.href === wanted && document.readyState === 'complete', { polling: 50 }, url);
-    return page;
+    const deadline = Date.now() + TIMEOUT_MS;
+    for (;;) {
+      const loaded = await page
+        .evaluate((wanted: string) => location.href === wanted && document.readyState === 'complete', url)
+        .catch(() => false);
+      if (loaded) return page;
+      if (Date.now() > deadline) throw new Error(`${url} did not load in Firefox`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   };
 
   return {
