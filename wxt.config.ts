@@ -5,7 +5,7 @@ import { defineConfig } from 'wxt';
 /**
  * The browser extension (issue 7), built from extension/ into .output/:
  * `wxt build` → chrome-mv3/, `wxt build -b firefox --mv3` → firefox-mv3/, and
- * `wxt build --mode e2e` → chrome-mv3-e2e/ for the end-to-end tests only.
+ * `--mode e2e` → chrome-mv3-e2e/ and firefox-mv3-e2e/ for the end-to-end tests only.
  *
  * Permissions stay minimal: activeTab (the page the user invokes us on), scripting (read that page's
  * DOM on demand, no content script), contextMenus, storage, notifications. The only host the
@@ -40,7 +40,21 @@ export default defineConfig({
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {
-            gecko: { id: 'extension@supercurate.app', strict_min_version: '128.0' },
+            gecko: {
+              id: 'extension@supercurate.app',
+              // 140 (an ESR) is the first Firefox that knows data_collection_permissions.
+              strict_min_version: '140.0',
+              // What leaves the browser, all of it for the user's own server only: the account's
+              // email and password at sign-in, and the page shared (URL, title, description,
+              // image, text). Optional `tabs` (mark every page already shared) sends the URL of
+              // each page visited, so it is asked for together with browsingActivity.
+              data_collection_permissions: {
+                required: ['authenticationInfo', 'websiteContent'],
+                optional: ['browsingActivity'],
+              },
+            },
+            // ...and Firefox for Android only from 142.
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : {}),

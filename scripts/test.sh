@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # `npm test`: unit, integration (SQLite, and PostgreSQL when TEST_DATABASE_URL is set) and
-# end-to-end tests in Debian's Chromium. Ends with one line "N passed, M failed".
+# end-to-end tests in Debian's Chromium and Firefox ESR. Ends with one line "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1; then
-  echo "Installing Chromium from Debian (needed by the end-to-end tests)..."
+# The end-to-end tests drive Debian's Chromium and Firefox ESR (never a downloaded browser).
+missing=()
+command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(chromium)
+command -v "${FIREFOX_PATH:-/usr/bin/firefox-esr}" >/dev/null 2>&1 || missing+=(firefox-esr)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing ${missing[*]} from Debian (needed by the end-to-end tests)..."
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null \
-    || { echo "Could not install chromium"; echo "0 passed, 1 failed"; exit 1; }
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null \
+    || { echo "Could not install ${missing[*]}"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
 echo "Building the web app..."
@@ -19,14 +23,5 @@ trap 'rm -f "$report"' EXIT
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report"
 status=$?
 
-node -e '
-  const fs = require("fs");
-  let r = {};
-  try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch {}
-  const passed = r.numPassedTests ?? 0;
-  // Files that failed to load count as failures too.
-  const broken = (r.testResults ?? []).filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
-  const failed = (r.numFailedTests ?? 0) + broken + (r.numTotalTests === undefined ? 1 : 0);
-  console.log(`${passed} passed, ${failed} failed`);
-' "$report"
+node scripts/vitest-summary.mjs "$report"
 exit $status

@@ -21,6 +21,14 @@ type Status = { kind: 'idle' } | { kind: 'saved'; message: string } | { kind: 'e
 const isFirefox = typeof navigator !== 'undefined' && navigator.userAgent.includes('Firefox');
 
 /**
+ * "Mark every page I already shared": `tabs`, and in Firefox the user's consent to send the URL of
+ * each page visited to their server (browsingActivity, an optional data_collection_permission).
+ */
+const ALL_TABS = (
+  isFirefox ? { permissions: ['tabs'], data_collection: ['browsingActivity'] } : { permissions: ['tabs'] }
+) as Parameters<typeof browser.permissions.request>[0];
+
+/**
  * Options: the server's address (default http://localhost:3000). Saving asks the browser for
  * access to that server only (an optional host permission), then checks that it answers.
  */
@@ -37,7 +45,7 @@ export function OptionsApp() {
       setSaved(serverUrl);
       setValue(serverUrl);
     });
-    void browser.permissions.contains({ permissions: ['tabs'] }).then(setAllTabs);
+    void browser.permissions.contains(ALL_TABS).then(setAllTabs);
   }, []);
 
   function save(event: FormEvent) {
@@ -81,8 +89,8 @@ export function OptionsApp() {
 
   function toggleAllTabs(checked: boolean) {
     const change = checked
-      ? browser.permissions.request({ permissions: ['tabs'] })
-      : browser.permissions.remove({ permissions: ['tabs'] }).then((removed) => !removed);
+      ? browser.permissions.request(ALL_TABS)
+      : browser.permissions.remove(ALL_TABS).then((removed) => !removed);
     void change.then((has) => setAllTabs(has)).catch(() => {});
   }
 

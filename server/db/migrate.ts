@@ -28,6 +28,15 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** The schema this code brings a database to: the name of its newest migration. */
+export const LATEST_SCHEMA = Object.keys(migrations).sort().at(-1) as string;
+
+/** The newest migration applied to the database (null: none yet). */
+export async function schemaVersion(db: Db): Promise<string | null> {
+  const applied = (await new Migrator({ db: db.kysely, provider }).getMigrations()).filter((m) => m.executedAt);
+  return applied.at(-1)?.name ?? null;
+}
+
 /**
  * Brings the schema up to date: Better Auth's tables first (ours reference "user"),
  * then our own migrations in order. Safe to run on every start and from several processes.

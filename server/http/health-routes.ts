@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db';
+import { schemaVersion } from '../db/migrate';
+import { APP_VERSION } from '../version';
 
 export function registerHealthRoutes(app: FastifyInstance, db: Db): void {
   // Liveness for load balancers: answers without touching the database.
@@ -9,10 +11,13 @@ export function registerHealthRoutes(app: FastifyInstance, db: Db): void {
   app.get('/api/health', async (req, reply) => {
     try {
       await sql`select 1`.execute(db.kysely);
-      return { status: 'ok', database: db.dialect };
+      // Which release answers, and which migration its database is at (for upgrades and support).
+      return { status: 'ok', database: db.dialect, version: APP_VERSION, schema: await schemaVersion(db) };
     } catch (err) {
       req.log.error({ err }, 'health check: database unreachable');
-      return reply.status(503).send({ status: 'error', database: db.dialect, error: 'Database unreachable' });
+      return reply
+        .status(503)
+        .send({ status: 'error', database: db.dialect, version: APP_VERSION, error: 'Database unreachable' });
     }
   });
 }

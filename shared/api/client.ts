@@ -95,7 +95,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
   }
 
   return {
-    health: () => request<{ status: string; database: string }>('/health', { fallback: 'Server unavailable' }),
+    health: () =>
+      request<{ status: string; database: string; version: string; schema: string | null }>('/health', { fallback: 'Server unavailable' }),
 
     signUp: (input: { name: string; email: string; password: string }) =>
       request<{ user: { id: string } }>('/auth/sign-up/email', {

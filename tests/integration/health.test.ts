@@ -1,12 +1,20 @@
 import { expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
+import { LATEST_SCHEMA } from '../../server/db/migrate';
 import { http } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 
 describeEachDatabase('health and HTTP hygiene', (ctx) => {
-  it('GET /api/health checks the database', async () => {
+  it('GET /api/health checks the database and names the app version and the schema it is at', async () => {
     const res = await http(`${ctx.server.url}/api/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', database: ctx.server.db.dialect });
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      database: ctx.server.db.dialect,
+      version: packageJson.version,
+      schema: LATEST_SCHEMA,
+    });
+    expect(LATEST_SCHEMA).toMatch(/^\d{4}_/);
   });
 
   it('GET /api/health answers 503 when the database is gone', async () => {

@@ -87,3 +87,11 @@ async function launch(opts: LaunchOptions): Promise<TestServer> {
     },
   };
 }
+
+/**
+ * The real app on an existing SQLite data directory (an older release's, say), brought up to date
+ * by the same migrate() as `npm start`. destroy() stops it and leaves the directory to the caller.
+ */
+export async function startTestServerOn(dataDir: string, env: Record<string, string> = {}): Promise<TestServer> {
+  return launch({ dataDir, port: await freePort(), databaseUrl: undefined, env, cleanup: async () => {} });
+}

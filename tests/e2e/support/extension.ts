@@ -18,13 +18,13 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 const WXT = path.join(ROOT, 'node_modules/wxt/bin/wxt.mjs');
 const BUILD_DEADLINE_MS = 120_000;
 
-/** Runs the WXT CLI (`wxt build ...`) at the project root; resolves with its output, rejects on failure. */
-export function runWxt(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+/** Runs the WXT CLI (`wxt build ...`) at the project root (or `cwd`); resolves with its output, rejects on failure. */
+export function runWxt(args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<string> {
   return new Promise((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
     // Vitest's NODE_ENV=test would give a development build of React.
     childEnv.NODE_ENV = 'production';
-    const child = spawn(process.execPath, [WXT, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WXT, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -37,24 +37,30 @@ export function runWxt(args: string[], env: NodeJS.ProcessEnv = {}): Promise<str
   });
 }
 
-let built: Promise<string> | undefined;
+const built = new Map<ExtensionTarget, Promise<string>>();
+
+export type ExtensionTarget = 'chrome' | 'firefox';
 
 /**
- * `npm run build:extension:e2e` (once per test process), copied aside so that another build
- * running meanwhile can't change the files Chromium loads. The e2e build is the store build plus
- * host permissions for http://127.0.0.1/* and http://localhost/* (activeTab is never granted
- * under automation).
+ * `npm run build:extension:e2e` for one browser (once per test process), copied aside so that
+ * another build running meanwhile can't change the files the browser loads. The e2e build is the
+ * store build plus host permissions for http://127.0.0.1/* and http://localhost/* (activeTab is
+ * never granted under automation).
  */
-export function buildE2EExtension(): Promise<string> {
-  built ??= (async () => {
-    await runWxt(['build', '--mode', 'e2e']);
-    const out = path.join(ROOT, '.output/chrome-mv3-e2e');
-    if (!existsSync(path.join(out, 'manifest.json'))) throw new Error(`no extension build in ${out}`);
-    const copy = mkdtempSync(path.join(tmpdir(), 'supercurate-extension-'));
-    cpSync(out, copy, { recursive: true });
-    return copy;
-  })();
-  return built;
+export function buildE2EExtension(target: ExtensionTarget = 'chrome'): Promise<string> {
+  let build = built.get(target);
+  if (!build) {
+    build = (async () => {
+      await runWxt(target === 'chrome' ? ['build', '--mode', 'e2e'] : ['build', '-b', 'firefox', '--mv3', '--mode', 'e2e']);
+      const out = path.join(ROOT, `.output/${target}-mv3-e2e`);
+      if (!existsSync(path.join(out, 'manifest.json'))) throw new Error(`no extension build in ${out}`);
+      const copy = mkdtempSync(path.join(tmpdir(), 'supercurate-extension-'));
+      cpSync(out, copy, { recursive: true });
+      return copy;
+    })();
+    built.set(target, build);
+  }
+  return build;
 }
 
 /** Debian's Chromium with the unpacked extension loaded, in a fresh profile. */
