@@ -4,18 +4,22 @@ import { defineConfig } from 'vite';
 import { ocrAssets } from './scripts/ocr-assets';
 import { precompress } from './scripts/precompress';
 
-export default defineConfig({
+// `vite build` builds the web app into dist/web; `vite build --ssr entry-server.tsx` the server
+// render of the visitors' pages into dist/ssr (loaded by server/http/server-render.ts).
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'web',
-  plugins: [react(), tailwindcss(), ocrAssets(), precompress()],
-  build: {
-    outDir: '../dist/web',
-    emptyOutDir: true,
-    sourcemap: true,
-    // .vite/manifest.json: the chunk graph scripts/bundle-budget.mjs weighs.
-    manifest: true,
-  },
+  plugins: isSsrBuild ? [react()] : [react(), tailwindcss(), ocrAssets(), precompress()],
+  build: isSsrBuild
+    ? { outDir: '../dist/ssr', emptyOutDir: true, sourcemap: true }
+    : {
+        outDir: '../dist/web',
+        emptyOutDir: true,
+        sourcemap: true,
+        // .vite/manifest.json: the chunk graph scripts/bundle-budget.mjs weighs.
+        manifest: true,
+      },
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
-});
+}));

@@ -33,6 +33,10 @@ function run(label, command, args) {
 if (!process.env.WEB_DIR && stale('dist/web/index.html', ['web', 'shared'])) {
   run('Building the web app...', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 }
+// The server render of the visitors' pages (server/http/server-render.ts), beside dist/web.
+if (!process.env.WEB_DIR && stale('dist/ssr/entry-server.js', ['web', 'shared'])) {
+  run('Building the server render...', 'npx', ['vite', 'build', '--ssr', 'entry-server.tsx', '--logLevel', 'warn']);
+}
 if (['dist/server.js', 'dist/supervisor.js'].some((output) => stale(output, ['server', 'shared']))) {
   run('Building the server...', process.execPath, ['scripts/build-server.mjs']);
 }

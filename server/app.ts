@@ -155,10 +155,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerImageProxyRoutes(server, { db, storage, session, config });
   registerFollowingRoutes(server, { db, session, publicUrl: config.publicUrl });
   registerEmailSubscriptionRoutes(server, { ...mailDeps, session });
-  await registerWebRoutes(server, config.webDir, [
-    linkPage(db, config.publicUrl),
-    publicSupercurationPage(db, config.publicUrl),
-    profilePage(db, config.publicUrl),
-  ]);
+  await registerWebRoutes(server, config.webDir, {
+    metaPages: [linkPage(db, config.publicUrl), publicSupercurationPage(db, config.publicUrl), profilePage(db, config.publicUrl)],
+    hasSessionCookie: session.hasSessionCookie,
+  });
   return { server, auth, mailer, outbox };
 }

@@ -1,29 +1,24 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { ApiError } from '../shared/api/client';
-import { AppToaster } from './components/AppToaster';
-import { router } from './router';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { RouterProvider, createBrowserRouter } from 'react-router';
+import { AppProviders } from './AppProviders';
+import { createQueryClient } from './lib/queryClient';
+import { hydrateServerData } from './lib/serverData';
+import { loadRoutesOf, routes } from './router';
 import './styles.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // A client error (4xx) will not change on retry; network and server errors get two more tries.
-      retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
-    },
-  },
-});
-
+const queryClient = createQueryClient();
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <AppToaster />
-    </QueryClientProvider>
-  </StrictMode>,
+// A visitor's page comes rendered by the server with its data (server/http/web-routes.ts): it is
+// hydrated. Every other page (signed-in screens, and any page the server did not render) starts empty.
+const fromServer = hydrateServerData(queryClient);
+// The page's own chunks first, so the router starts with them rather than with an empty screen.
+await loadRoutesOf(window.location.pathname);
+const app = (
+  <AppProviders queryClient={queryClient}>
+    <RouterProvider router={createBrowserRouter(routes)} />
+  </AppProviders>
 );
+if (fromServer) hydrateRoot(root, app);
+else createRoot(root).render(app);

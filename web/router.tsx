@@ -1,4 +1,4 @@
-import { type RouteObject, createBrowserRouter } from 'react-router';
+import { type RouteObject, matchRoutes } from 'react-router';
 import { PublicLayout } from './layouts/PublicLayout';
 import { ErrorPage } from './routes/ErrorPage';
 
@@ -62,4 +62,16 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * Loads the lazy routes a location matches, before the router is made: a page the server rendered
+ * is then hydrated at once, with the same tree, instead of through the router's loading state.
+ */
+export async function loadRoutesOf(location: string): Promise<void> {
+  const lazyMatches = matchRoutes(routes, location)?.filter((m) => m.route.lazy) ?? [];
+  await Promise.all(
+    lazyMatches.map(async ({ route }) => {
+      const loaded = await (route.lazy as () => Promise<Partial<RouteObject>>)();
+      Object.assign(route, { ...loaded, lazy: undefined });
+    }),
+  );
+}

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOADED_IMAGE_PATH } from '../../shared/domain';
+import { loadServerRenderer, type ServerRenderer } from './server-render';
 
 /** What a shared page's HTML head says about it, for link unfurlers (Open Graph, Twitter cards). */
 export interface PageMeta {
@@ -75,14 +76,32 @@ export function renderPage(template: string, meta: PageMeta): string {
     .replace(/<\/head>/i, () => `  ${head}\n  </head>`);
 }
 
+/** Puts the server render's markup into the app shell's #root, its data right after it. */
+function withContent(html: string, content: { html: string; data: string }): string {
+  return html.replace(/<div id="root"><\/div>/, () => `<div id="root">${content.html}</div>${content.data}`);
+}
+
 /**
  * Serves the built web app. Any GET outside /api that names no file gets index.html, and the
  * client router renders the page (or its 'Page not found'). Pages in `metaPages` get their head
- * filled in first, and a 404 status when their entity is unknown.
+ * filled in first, and a 404 status when their entity is unknown. The visitors' pages (`/`,
+ * `/directory` and the meta pages) are rendered by the server when the request has no session
+ * and the server render is built (server/http/server-render.ts).
  */
-export async function registerWebRoutes(app: FastifyInstance, webDir: string, metaPages: MetaPage[] = []): Promise<void> {
+export async function registerWebRoutes(
+  app: FastifyInstance,
+  webDir: string,
+  { metaPages = [], hasSessionCookie }: { metaPages?: MetaPage[]; hasSessionCookie: (req: FastifyRequest) => boolean },
+): Promise<void> {
   const indexFile = path.join(webDir, 'index.html');
   const built = existsSync(indexFile);
+  const renderer: ServerRenderer | null = built ? await loadServerRenderer(app, webDir) : null;
+  /** The shell with the page rendered into it, for a visitor; the shell alone otherwise. */
+  const page = async (req: FastifyRequest, html: string) => {
+    if (!renderer || hasSessionCookie(req)) return html;
+    const content = await renderer.render(req);
+    return content ? withContent(html, content) : html;
+  };
   if (built) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -109,19 +128,19 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string, me
   // Visitors' pages of no particular entity: routes of their own, so they are cached as public
   // reads (server/http/caching.ts) rather than as the app shell of any other path.
   for (const pagePath of ['/', '/directory']) {
-    app.get(pagePath, async (_req, reply) => {
+    app.get(pagePath, async (req, reply) => {
       if (!built) return notBuilt(reply);
-      return reply.type('text/html; charset=utf-8').send(await template());
+      return reply.type('text/html; charset=utf-8').send(await page(req, await template()));
     });
   }
 
-  for (const page of metaPages) {
-    app.get<{ Params: Record<string, string> }>(page.path, async (req, reply) => {
+  for (const metaPage of metaPages) {
+    app.get<{ Params: Record<string, string> }>(metaPage.path, async (req, reply) => {
       if (!built) return notBuilt(reply);
-      const meta = await page.meta(req.params);
+      const meta = await metaPage.meta(req.params);
       const html = await template();
       reply.type('text/html; charset=utf-8');
-      return reply.status(meta ? 200 : 404).send(meta ? renderPage(html, meta) : html);
+      return reply.status(meta ? 200 : 404).send(meta ? await page(req, renderPage(html, meta)) : html);
     });
   }
 

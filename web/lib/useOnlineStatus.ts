@@ -9,7 +9,7 @@ function subscribe(onChange: () => void) {
   };
 }
 
-/** The browser's online state, starting from navigator.onLine (SPEC §4). */
+/** The browser's online state, starting from navigator.onLine (SPEC §4); online in the server render. */
 export function useOnlineStatus(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine);
+  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
 }

@@ -1,12 +1,13 @@
 import { Search, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DIRECTORY_SKELETON_COUNT, FOCUS_CATEGORIES, SUPERCURATION_MESSAGES, type FocusCategory } from '../../shared/domain';
+import { DIRECTORY_SKELETON_COUNT, SUPERCURATION_MESSAGES, type FocusCategory } from '../../shared/domain';
 import { Input } from '../../shared/ui/primitives/input';
 import { Label } from '../../shared/ui/primitives/label';
 import { useDebouncedValue } from '../../shared/ui/useDebouncedValue';
 import { EmptyState } from '../components/EmptyState';
 import { DirectoryHeroNote } from '../features/supercurations/DirectoryHeroNote';
+import { directoryFiltersFrom } from '../features/supercurations/directoryFilters';
 import { FocusFilter } from '../features/supercurations/FocusFilter';
 import { shortPath } from '../features/supercurations/paths';
 import { useDirectory } from '../features/supercurations/queries';
@@ -23,7 +24,7 @@ export function DirectoryPage() {
   // The box keeps its own state: URL updates are asynchronous and would make a controlled input lag.
   const [query, setQuery] = useState(() => params.get('q') ?? '');
   const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const focus = FOCUS_CATEGORIES.find((f) => f === params.get('focus'));
+  const { focus } = directoryFiltersFrom(params);
   const results = useDirectory({ q: q || undefined, focus });
 
   function update(key: 'q' | 'focus', value: string | undefined) {

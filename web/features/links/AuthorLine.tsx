@@ -17,7 +17,13 @@ export function AuthorLine({ link, large = false, className }: { link: Link; lar
           {link.user.name}
         </RouterLink>
         {!large && <span aria-hidden="true" className="text-muted-foreground">·</span>}
-        <time dateTime={link.createdAt} title={fullDateTime(link.createdAt)} className="shrink-0 text-muted-foreground">
+        {/* The server render's clock and time zone may differ from the reader's by a little. */}
+        <time
+          dateTime={link.createdAt}
+          title={fullDateTime(link.createdAt)}
+          className="shrink-0 text-muted-foreground"
+          suppressHydrationWarning
+        >
           {relativeTime(link.createdAt)}
         </time>
       </div>

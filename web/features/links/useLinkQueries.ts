@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import type { FeedFilters } from './feedFilters';
@@ -14,6 +14,8 @@ export function useLinkFeed(filters: FeedFilters) {
   });
 }
 
+export const linkQuery = (id: string) => queryOptions({ queryKey: queryKeys.link(id), queryFn: ({ signal }) => api.getLink(id, signal) });
+
 export function useLink(id: string) {
-  return useQuery({ queryKey: queryKeys.link(id), queryFn: ({ signal }) => api.getLink(id, signal) });
+  return useQuery(linkQuery(id));
 }

@@ -30,7 +30,11 @@ export function PublicHero({ supercuration: s }: { supercuration: Supercuration 
             </Link>
             <span className="flex items-center gap-1.5">
               <CalendarDays aria-hidden="true" className="size-4" />
-              Created <time dateTime={s.createdAt}>{created}</time>
+              Created{' '}
+              {/* The server renders in UTC; the reader's time zone may fall on another day. */}
+              <time dateTime={s.createdAt} suppressHydrationWarning>
+                {created}
+              </time>
             </span>
           </div>
           {s.canEdit && (

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { DirectoryQuery, Page, ResourceListQuery, SupercurationListQuery } from '../../../shared/domain';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
@@ -18,35 +18,43 @@ export function useSupercurationList(filters: Omit<SupercurationListQuery, 'curs
   });
 }
 
-/** /directory: public collections, searched and filtered by focus. */
-export function useDirectory(filters: Omit<DirectoryQuery, 'cursor'>) {
-  return useInfiniteQuery({
+/** /directory: public collections, searched and filtered by focus (also prefetched by the server render). */
+export const directoryQuery = (filters: Omit<DirectoryQuery, 'cursor'>) =>
+  infiniteQueryOptions({
     queryKey: queryKeys.directory(filters),
     queryFn: ({ pageParam, signal }) => api.directory({ ...filters, cursor: pageParam }, signal),
-    placeholderData: keepPreviousData,
     ...paging,
   });
+
+export function useDirectory(filters: Omit<DirectoryQuery, 'cursor'>) {
+  return useInfiniteQuery({ ...directoryQuery(filters), placeholderData: keepPreviousData });
 }
 
 export function useSupercuration(id: string) {
   return useQuery({ queryKey: queryKeys.supercuration(id), queryFn: ({ signal }) => api.getSupercuration(id, signal) });
 }
 
-export function usePublicSupercuration(slug: string) {
-  return useQuery({
+export const publicSupercurationQuery = (slug: string) =>
+  queryOptions({
     queryKey: queryKeys.publicSupercuration(slug),
     queryFn: ({ signal }) => api.getPublicSupercuration(slug, signal),
   });
+
+export function usePublicSupercuration(slug: string) {
+  return useQuery(publicSupercurationQuery(slug));
 }
 
-/** A collection's resources, 10 a page, with its filters; reloads when the browser is back online. */
-export function useResources(id: string, filters: Omit<ResourceListQuery, 'cursor'>) {
-  return useInfiniteQuery({
+/** A collection's resources, 10 a page, with its filters. */
+export const resourcesQuery = (id: string, filters: Omit<ResourceListQuery, 'cursor'>) =>
+  infiniteQueryOptions({
     queryKey: queryKeys.resources(id, filters),
     queryFn: ({ pageParam, signal }) => api.listResources(id, { ...filters, cursor: pageParam }, signal),
-    refetchOnReconnect: 'always',
     ...paging,
   });
+
+/** Reloads when the browser is back online. */
+export function useResources(id: string, filters: Omit<ResourceListQuery, 'cursor'>) {
+  return useInfiniteQuery({ ...resourcesQuery(id, filters), refetchOnReconnect: 'always' });
 }
 
 /**

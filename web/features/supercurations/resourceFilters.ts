@@ -24,16 +24,26 @@ function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T
   return allowed.find((a) => a === value);
 }
 
-/** The filters and a setter that writes them to the URL (replacing the history entry). */
-export function useResourceFilters() {
-  const [params, setParams] = useSearchParams();
-  const filters: ResourceFilters = {
+/** The filters a page URL's query string asks for (also read by the server render). */
+export function resourceFiltersFrom(params: URLSearchParams): ResourceFilters {
+  return {
     tag: params.get('tag') || undefined,
     window: oneOf(params.get('window'), TIME_WINDOWS) ?? 'all',
     format: oneOf(params.get('format'), FORMAT_IDS),
     sort: oneOf(params.get('sort'), LINK_SORTS) ?? 'newest',
     view: params.get('view') === 'list' ? 'list' : 'grid',
   };
+}
+
+/** The list's query of those filters (the view is not part of it). */
+export function resourceListQueryOf({ tag, window, format, sort }: ResourceFilters): Omit<ResourceListQuery, 'cursor'> {
+  return { tag, window, format, sort };
+}
+
+/** The filters and a setter that writes them to the URL (replacing the history entry). */
+export function useResourceFilters() {
+  const [params, setParams] = useSearchParams();
+  const filters = resourceFiltersFrom(params);
 
   function update(patch: Partial<ResourceFilters>) {
     const next = { ...filters, ...patch };
@@ -46,13 +56,7 @@ export function useResourceFilters() {
     setParams(search, { replace: true });
   }
 
-  /** The list's query (the view is not part of it). */
-  const query: Omit<ResourceListQuery, 'cursor'> = {
-    tag: filters.tag,
-    window: filters.window,
-    format: filters.format,
-    sort: filters.sort,
-  };
+  const query = resourceListQueryOf(filters);
   const filtered = Boolean(filters.tag || filters.format || filters.window !== 'all');
   return { filters, query, filtered, update };
 }

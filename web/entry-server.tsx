@@ -1,0 +1,72 @@
+import { dehydrate, type QueryClient } from '@tanstack/react-query';
+import { renderToString } from 'react-dom/server';
+import { StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
+import { AppProviders } from './AppProviders';
+import { linkQuery } from './features/links/useLinkQueries';
+import { directoryFiltersFrom } from './features/supercurations/directoryFilters';
+import { directoryQuery, publicSupercurationQuery, resourcesQuery } from './features/supercurations/queries';
+import { resourceFiltersFrom, resourceListQueryOf } from './features/supercurations/resourceFilters';
+import { setApiFetch } from './lib/api';
+import { createQueryClient } from './lib/queryClient';
+import { queryKeys } from './lib/queryKeys';
+import { serverDataScript } from './lib/serverData';
+import { routes } from './router';
+
+/**
+ * The server render of the pages a visitor opens (issue 13): built by Vite into dist/ssr and loaded
+ * by server/http/web-routes.ts. A page here is rendered with the data its first screen shows, which
+ * goes along as JSON for the browser to hydrate without fetching it again.
+ */
+
+type Prefetch = (queryClient: QueryClient, params: Record<string, string | undefined>, search: URLSearchParams) => Promise<unknown>;
+
+/** The visitors' pages, by route path, and what each one's first screen reads. */
+const VISITOR_PAGES: Record<string, Prefetch> = {
+  '/': async () => {},
+  '/directory': (qc, _params, search) => qc.fetchInfiniteQuery(directoryQuery(directoryFiltersFrom(search))),
+  '/supercurations/public/:slug': async (qc, { slug = '' }, search) => {
+    const supercuration = await qc.fetchQuery(publicSupercurationQuery(slug));
+    await qc.fetchInfiniteQuery(resourcesQuery(supercuration.id, resourceListQueryOf(resourceFiltersFrom(search))));
+  },
+  '/links/:id': (qc, { id = '' }) => qc.fetchQuery(linkQuery(id)),
+};
+
+const handler = createStaticHandler(routes);
+
+export interface ServerRender {
+  /** The app's markup, for inside #root. */
+  html: string;
+  /** The script element carrying the queries to hydrate. */
+  data: string;
+}
+
+/** How the render's API reads are answered: by the server itself, in process. */
+export { setApiFetch };
+
+/**
+ * Renders a visitor's page (no session); null for a page that is not a visitor's, or when a read
+ * fails (the page then goes out as the app shell and the browser shows its own error or
+ * not-found state).
+ */
+export async function render(url: URL): Promise<ServerRender | null> {
+  const match = matchRoutes(routes, url.pathname)?.at(-1);
+  const prefetch = match?.route.path ? VISITOR_PAGES[match.route.path] : undefined;
+  if (!match || !prefetch) return null;
+
+  const queryClient = createQueryClient({ server: true });
+  queryClient.setQueryData(queryKeys.session, null);
+  try {
+    await prefetch(queryClient, match.params, url.searchParams);
+  } catch {
+    return null;
+  }
+  const context = await handler.query(new Request(url));
+  if (context instanceof Response) return null;
+
+  const html = renderToString(
+    <AppProviders queryClient={queryClient}>
+      <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+    </AppProviders>,
+  );
+  return { html, data: serverDataScript(dehydrate(queryClient)) };
+}
