@@ -9,6 +9,8 @@ import { precompress } from './scripts/precompress';
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'web',
   plugins: isSsrBuild ? [react()] : [react(), tailwindcss(), ocrAssets(), precompress()],
+  // The server render bundles its dependencies: it runs from wherever the build is copied (WEB_DIR).
+  ssr: isSsrBuild ? { noExternal: true } : undefined,
   build: isSsrBuild
     ? { outDir: '../dist/ssr', emptyOutDir: true, sourcemap: true }
     : {

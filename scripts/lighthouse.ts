@@ -35,7 +35,7 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 const START_DEADLINE_MS = 60_000;
 
 function buildIfMissing() {
-  if (existsSync(path.join(ROOT, 'dist/web/index.html')) && existsSync(path.join(ROOT, 'dist/server.js'))) return;
+  if (['dist/web/index.html', 'dist/ssr/entry-server.js', 'dist/server.js'].every((file) => existsSync(path.join(ROOT, file)))) return;
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('npm run build failed');
 }

@@ -1,6 +1,17 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
 import { AppToaster } from './components/AppToaster';
+
+/**
+ * Marks the document once the app runs in it (`<html data-ready>`): a page the server rendered
+ * reads the same before and after, and this tells that its controls now answer.
+ */
+function ReadyMark() {
+  useEffect(() => {
+    document.documentElement.dataset.ready = '';
+  }, []);
+  return null;
+}
 
 /** What wraps every page, in the browser and in the server render alike. */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
@@ -9,6 +20,7 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
       <QueryClientProvider client={queryClient}>
         {children}
         <AppToaster />
+        <ReadyMark />
       </QueryClientProvider>
     </StrictMode>
   );

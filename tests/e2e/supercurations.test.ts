@@ -419,8 +419,11 @@ for (const database of databases) {
       });
 
       const page = await e2e.open();
+      // A visitor's /directory arrives rendered with its results; going there within the app loads them.
+      await page.goto('/');
       const held = await holdRequests(page, '**/api/directory*');
-      await page.goto('/directory');
+      await page.getByRole('banner').getByRole('link', { name: 'Directory' }).click();
+      await waitForPath(page, '/directory');
       const skeletons = page.getByRole('status').locator('> div[aria-hidden="true"]');
       await expect.poll(() => skeletons.count()).toBe(24);
       await held.release();

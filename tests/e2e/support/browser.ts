@@ -21,6 +21,23 @@ export function launchBrowser(): Promise<Browser> {
 
 export interface PageOptions {
   viewport?: { width: number; height: number };
+  /** false: a browser that runs no script, as some readers and crawlers are. */
+  javaScriptEnabled?: boolean;
+}
+
+/**
+ * A visitor's page arrives rendered by the server and reads the same before its script has run:
+ * a test's `goto` returns once the app runs in it (web/AppProviders.tsx marks `<html data-ready>`),
+ * so that what the test does next reaches the app rather than inert HTML.
+ */
+function waitForAppOnGoto(page: Page) {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    const serverRendered = response?.headers()['content-type']?.startsWith('text/html') && (await response.text()).includes('id="server-data"');
+    if (serverRendered) await page.waitForFunction(() => document.documentElement.hasAttribute('data-ready'));
+    return response;
+  };
 }
 
 /**
@@ -43,12 +60,16 @@ export class WatchedPage {
       viewport: options.viewport ?? { width: 1280, height: 800 },
       locale: 'en-US',
       timezoneId: 'UTC',
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
     });
     // Well under the test timeout, so a missing element fails with Playwright's own account of it.
     context.setDefaultTimeout(15_000);
     context.setDefaultNavigationTimeout(30_000);
     const watched = new WatchedPage(context, allowedOrigin);
-    context.on('page', (page) => watched.watch(page));
+    context.on('page', (page) => {
+      watched.watch(page);
+      if (options.javaScriptEnabled !== false) waitForAppOnGoto(page);
+    });
     await context.newPage();
     return watched;
   }
