@@ -33,6 +33,23 @@ const VISITOR_PAGES: Record<string, Prefetch> = {
 
 const handler = createStaticHandler(routes);
 
+/**
+ * Rendered pages by URL, with the data they were rendered from. The data is read on every request
+ * (so a change shows on the next one) and a page is rendered again only when it changed, or after
+ * RENDER_MAX_AGE_MS, which bounds how old a relative time ("3 minutes ago") in it can be.
+ */
+const RENDER_CACHE_SIZE = 200;
+const RENDER_MAX_AGE_MS = 10_000;
+const rendered = new Map<string, { key: string; at: number; page: ServerRender }>();
+
+function remember(url: string, key: string, page: ServerRender): ServerRender {
+  rendered.delete(url);
+  rendered.set(url, { key, at: Date.now(), page });
+  // A Map iterates in insertion order: the first entry is the least recently rendered.
+  if (rendered.size > RENDER_CACHE_SIZE) rendered.delete(rendered.keys().next().value as string);
+  return page;
+}
+
 export interface ServerRender {
   /** The app's markup, for inside #root. */
   html: string;
@@ -60,13 +77,17 @@ export async function render(url: URL): Promise<ServerRender | null> {
   } catch {
     return null;
   }
+  const state = dehydrate(queryClient);
+  const key = JSON.stringify(state.queries.map((q) => [q.queryHash, q.state.data]));
+  const cached = rendered.get(url.href);
+  if (cached && cached.key === key && Date.now() - cached.at < RENDER_MAX_AGE_MS) return cached.page;
+
   const context = await handler.query(new Request(url));
   if (context instanceof Response) return null;
-
   const html = renderToString(
     <AppProviders queryClient={queryClient}>
       <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
     </AppProviders>,
   );
-  return { html, data: serverDataScript(dehydrate(queryClient)) };
+  return remember(url.href, key, { html, data: serverDataScript(state) });
 }

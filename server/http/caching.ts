@@ -46,7 +46,7 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /** A weak validator of a body: the same bytes before compression (hence weak) give the same tag. */
-const etagOf = (body: string | Buffer) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+export const etagOf = (body: string | Buffer) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 
 function addVary(reply: FastifyReply, header: string) {
   const current = reply.getHeader('vary');
@@ -75,7 +75,8 @@ export function registerCaching(app: FastifyInstance, hasSessionCookie: (req: Fa
       done(null, payload);
       return;
     }
-    const etag = etagOf(payload);
+    // A route that knows its body's validator (a server-rendered page kept from an earlier request) sets it.
+    const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
     reply.header('cache-control', PUBLIC_READ_CACHE_CONTROL).header('etag', etag);
     addVary(reply, 'cookie');
     if (matchesEtag(req.headers['if-none-match'], etag)) {

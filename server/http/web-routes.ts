@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOADED_IMAGE_PATH } from '../../shared/domain';
+import { etagOf } from './caching';
 import { loadServerRenderer, type ServerRenderer } from './server-render';
 
 /** What a shared page's HTML head says about it, for link unfurlers (Open Graph, Twitter cards). */
@@ -27,6 +28,7 @@ export interface MetaPage {
 }
 
 const SITE_NAME = 'Supercurate';
+const SHELL_CHECK_MS = 1000;
 const DESCRIPTION_MAX = 200;
 
 const escapeHtml = (text: string) =>
@@ -97,10 +99,21 @@ export async function registerWebRoutes(
   const built = existsSync(indexFile);
   const renderer: ServerRenderer | null = built ? await loadServerRenderer(app, webDir) : null;
   /** The shell with the page rendered into it, for a visitor; the shell alone otherwise. */
-  const page = async (req: FastifyRequest, html: string) => {
-    if (!renderer || hasSessionCookie(req)) return html;
+  // The renderer hands back the same object while a page's data is unchanged: the page it made
+  // with the same shell is the same string, whose ETag is worth keeping rather than hashing again.
+  const assembled = new WeakMap<object, { shell: string; html: string; etag: string }>();
+  const page = async (req: FastifyRequest, reply: FastifyReply, shell: string) => {
+    if (!renderer || hasSessionCookie(req)) return shell;
     const content = await renderer.render(req);
-    return content ? withContent(html, content) : html;
+    if (!content) return shell;
+    let done = assembled.get(content);
+    if (done?.shell !== shell) {
+      const html = withContent(shell, content);
+      done = { shell, html, etag: etagOf(html) };
+      assembled.set(content, done);
+    }
+    reply.header('etag', done.etag);
+    return done.html;
   };
   if (built) {
     await app.register(fastifyStatic, {
@@ -122,15 +135,23 @@ export async function registerWebRoutes(
   const notBuilt = (reply: FastifyReply) =>
     reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
 
-  // Read on every request: a rebuild changes the asset names index.html points at.
-  const template = () => readFile(indexFile, 'utf8');
+  // Read again when the file changes (a rebuild changes the asset names index.html points at),
+  // looked at once a second at most: a stat per request cost more than rendering a cached page.
+  let shell = { mtimeMs: -1, checkedAt: 0, html: '' };
+  const template = async () => {
+    const now = Date.now();
+    if (now - shell.checkedAt < SHELL_CHECK_MS) return shell.html;
+    const { mtimeMs } = await stat(indexFile);
+    shell = { mtimeMs, checkedAt: now, html: mtimeMs === shell.mtimeMs ? shell.html : await readFile(indexFile, 'utf8') };
+    return shell.html;
+  };
 
   // Visitors' pages of no particular entity: routes of their own, so they are cached as public
   // reads (server/http/caching.ts) rather than as the app shell of any other path.
   for (const pagePath of ['/', '/directory']) {
     app.get(pagePath, async (req, reply) => {
       if (!built) return notBuilt(reply);
-      return reply.type('text/html; charset=utf-8').send(await page(req, await template()));
+      return reply.type('text/html; charset=utf-8').send(await page(req, reply, await template()));
     });
   }
 
@@ -140,7 +161,7 @@ export async function registerWebRoutes(
       const meta = await metaPage.meta(req.params);
       const html = await template();
       reply.type('text/html; charset=utf-8');
-      return reply.status(meta ? 200 : 404).send(meta ? await page(req, renderPage(html, meta)) : html);
+      return reply.status(meta ? 200 : 404).send(meta ? await page(req, reply, renderPage(html, meta)) : html);
     });
   }
 

@@ -18,7 +18,16 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return '';
 }
 
+// One formatter each: toLocaleString builds a new one per call, the costliest part of a server render.
+const fullDateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short' });
+const longDateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
+
 /** 'March 5, 2025 at 2:07 PM' (en-US), for the title of a relative time. */
 export function fullDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short' });
+  return fullDateTimeFormat.format(new Date(iso));
+}
+
+/** 'March 5, 2025' (en-US). */
+export function longDate(iso: string): string {
+  return longDateFormat.format(new Date(iso));
 }

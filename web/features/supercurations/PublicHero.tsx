@@ -3,13 +3,14 @@ import { Link } from 'react-router';
 import type { Supercuration } from '../../../shared/domain';
 import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { Button } from '../../../shared/ui/primitives/button';
+import { longDate } from '../../lib/dates';
 import { useSession } from '../auth/useSession';
 import { SubscribeBox } from './SubscribeBox';
 
 /** The public page's hero: title, description, created date and curator; subscribe box and sign-in. */
 export function PublicHero({ supercuration: s }: { supercuration: Supercuration }) {
   const { user } = useSession();
-  const created = new Date(s.createdAt).toLocaleDateString('en-US', { dateStyle: 'long' });
+  const created = longDate(s.createdAt);
   return (
     <section className="border-b bg-gradient-to-b from-accent to-background">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 sm:py-14 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
