@@ -69,6 +69,16 @@ export function canEditLink(viewer: Viewer | null, link: LinkAccess, collections
   return viewer.id === link.userId || collections.some((c) => canEditSupercuration(viewer, c));
 }
 
+/**
+ * Where a link is shown is its author's call: whether it is in the main feed, and which further
+ * collections hold it. An editor of a collection holding it edits its content (canEditLink) and may
+ * take it out of collections they edit, but could otherwise show a private link to everyone, or to
+ * the editors of another collection of theirs (docs/decisions.md "Link visibility").
+ */
+export function canPlaceLink(viewer: Viewer | null, link: LinkAccess): boolean {
+  return viewer !== null && viewer.id === link.userId;
+}
+
 /** SPEC §5: only the creator deletes a link. */
 export function canDeleteLink(viewer: Viewer | null, link: LinkAccess): boolean {
   return viewer !== null && viewer.id === link.userId;

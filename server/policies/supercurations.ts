@@ -39,6 +39,14 @@ export function canDeleteSupercuration(viewer: Viewer | null, c: SupercurationAc
   return isSupercurationOwner(viewer, c);
 }
 
+/**
+ * A collection's topics are its owner's (topics are per user): only the owner changes them, and
+ * the edit form shows them to the owner only (docs/decisions.md).
+ */
+export function canEditSupercurationTopics(viewer: Viewer | null, c: SupercurationAccess): boolean {
+  return isSupercurationOwner(viewer, c);
+}
+
 /** Editors (owner and collaborators) manage tags and resources. */
 export const canManageTags = canEditSupercuration;
 export const canManageResources = canEditSupercuration;

@@ -15,7 +15,7 @@ import {
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
-import { canDeleteLink, canEditLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
+import { canDeleteLink, canEditLink, canPlaceLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import {
@@ -466,18 +466,25 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Pro
  * SPEC §6: the author or an editor of a collection containing the link edits it; updated_at is
  * stamped. topicIds replaces the link's topics (which are its author's). supercurationIds sets
  * which of the collections the viewer edits contain the link; others' collections are untouched.
+ * Only the author moves it in or out of the main feed or adds it to collections (canPlaceLink).
  */
 export async function updateLink(db: Db, viewer: Viewer, id: string, changes: UpdateLink): Promise<Link> {
   await db.kysely.transaction().execute(async (trx) => {
     const link = await trx
       .selectFrom('links')
-      .select(['id', 'user_id'])
+      .select(['id', 'user_id', 'in_main_feed'])
       .where('id', '=', id)
       .where(linkVisibleTo(viewer.id))
       .executeTakeFirst();
     if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
     const memberships = await membershipsOf(trx, viewer.id, [id]);
     if (!canEditLink(viewer, { userId: link.user_id }, memberships)) throw forbidden(LINK_MESSAGES.cannotEditLink);
+    const current = new Set(memberships.map((m) => m.supercurationId));
+    const added = [...new Set(changes.supercurationIds ?? [])].filter((c) => !current.has(c));
+    const movesMainFeed = changes.inMainFeed !== undefined && changes.inMainFeed !== (Number(link.in_main_feed) === 1);
+    if ((movesMainFeed || added.length > 0) && !canPlaceLink(viewer, { userId: link.user_id })) {
+      throw forbidden(LINK_MESSAGES.onlyAuthorPlacesLink);
+    }
 
     if (changes.topicIds) await replaceTopics(trx, id, link.user_id, [...new Set(changes.topicIds)]);
     await trx
@@ -511,8 +518,6 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
     }
     if (changes.supercurationIds) {
       const wanted = new Set(changes.supercurationIds);
-      const current = new Set(memberships.map((m) => m.supercurationId));
-      const added = [...wanted].filter((c) => !current.has(c));
       const removed = memberships
         .filter((m) => !wanted.has(m.supercurationId) && canEditSupercuration(viewer, m))
         .map((m) => m.supercurationId);

@@ -29,6 +29,7 @@ import {
   type SupercurationAccess,
   canDeleteSupercuration,
   canEditSupercuration,
+  canEditSupercurationTopics,
   canSeePublicPage,
   canSeeSupercuration,
   isSupercurationOwner,
@@ -578,6 +579,13 @@ async function replaceTopics(trx: Q, id: string, ownerId: string, topicIds: read
     .execute();
 }
 
+/** Whether the collection has exactly these topics. */
+async function sameTopics(trx: Q, id: string, topicIds: readonly string[]): Promise<boolean> {
+  const rows = await trx.selectFrom('supercuration_topics').select('topic_id').where('supercuration_id', '=', id).execute();
+  const wanted = new Set(topicIds);
+  return rows.length === wanted.size && rows.every((r) => wanted.has(r.topic_id));
+}
+
 /** Runs a write, answering a slug taken by a concurrent write with 409 too. */
 async function slugSafe<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -617,7 +625,8 @@ export async function createSupercuration(db: Db, viewer: Viewer, input: CreateS
 
 /**
  * Editors change any field. Private → the slug is dropped (not stored for private collections,
- * SPEC §5); public needs a slug, given or kept. Topics are the owner's (topics are per user).
+ * SPEC §5); public needs a slug, given or kept. Topics are the owner's (topics are per user): only
+ * the owner changes them (canEditSupercurationTopics).
  */
 export async function updateSupercuration(
   db: Db,
@@ -633,6 +642,9 @@ export async function updateSupercuration(
       const slug = isPublic ? (changes.slug !== undefined ? changes.slug : current.slug) : null;
       if (isPublic && !slug) throw badRequest(SUPERCURATION_MESSAGES.slugRequired, 'VALIDATION_ERROR');
       if (slug && slug !== current.slug) await assertSlugFree(trx, slug, id);
+      if (changes.topics && !canEditSupercurationTopics(viewer, access) && !(await sameTopics(trx, id, changes.topics))) {
+        throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyTopics);
+      }
       await trx
         .updateTable('supercurations')
         .set({

@@ -24,6 +24,7 @@ export const LINK_MESSAGES = {
   onlyHttpUrls: 'Only http(s) links can be shared',
   previewRefused: 'This address cannot be previewed',
   cannotEditLink: 'You can only edit your own links or links in your supercurations',
+  onlyAuthorPlacesLink: "Only the link's author can change its main feed setting or add it to other supercurations",
   cannotRepostOwn: 'You cannot repost your own link',
   alreadyReposted: 'You have already reposted this link',
   topicNameRequired: 'Topic name is required',

@@ -57,6 +57,7 @@ export const SUPERCURATION_MESSAGES = {
   cannotEdit: 'Only the owner and collaborators can edit this supercuration',
   ownerOnlyDelete: 'Only the owner can delete this supercuration',
   ownerOnlyRemoveCollaborator: 'Only the owner can remove other collaborators',
+  ownerOnlyTopics: 'Only the owner can change the topics of this supercuration',
   categoryNameRequired: 'Category name is required',
   categoryNotFound: 'Tag category not found',
   tagNameRequired: 'Tag name is required',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, type AccountExport, EMAIL_VERIFIED_PATH, MSG } from '../../shared/domain';
 import { mailDir } from '../../server/mail/mailer';
-import { http, newUser, signedInUser, testClient } from '../support/client';
+import { http, newUser, secondSession, sessionToken, signedInUser, testClient } from '../support/client';
 import { counterMismatches } from '../support/counters';
 import { describeEachDatabase } from '../support/each-database';
 import { type ParsedMail, parseEml } from '../support/eml';
@@ -42,15 +42,6 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
       headers: { 'content-type': 'application/json', origin: ctx.server.url },
       body: JSON.stringify(body),
     });
-  /** The session token of a client's cookie (Better Auth signs it: `token.signature`). */
-  const tokenIn = (client: { cookieHeader(): string }) =>
-    decodeURIComponent(/better-auth\.session_token=([^;]+)/.exec(client.cookieHeader())?.[1] ?? '').split('.')[0] ?? '';
-  /** A second signed-in session of the same account (another browser). */
-  async function secondSession(input: { email: string; password: string }) {
-    const other = testClient(ctx.server.url);
-    await other.api.signIn(input);
-    return other;
-  }
 
   it('answers a reset request the same for an existing and an unknown address; only the account gets a mail', async () => {
     const user = await signedInUser(ctx.server.url);
@@ -69,7 +60,7 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
 
   it('resets with the link once, within the hour, ending every session; the new password obeys the rules', async () => {
     const user = await signedInUser(ctx.server.url);
-    const other = await secondSession(user.input);
+    const other = await secondSession(ctx.server.url, user.input);
     await user.api.requestPasswordReset(user.input.email);
     const token = tokenOf(await resetLink(user.input.email));
 
@@ -108,7 +99,7 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
 
   it('changes the password with the current one: this session stays, the others end', async () => {
     const user = await signedInUser(ctx.server.url);
-    const other = await secondSession(user.input);
+    const other = await secondSession(ctx.server.url, user.input);
     await expectFailure(user.api.changePassword('not my password', 'a changed secret 7'), 400, MSG.currentPasswordWrong);
     expect(await other.api.me()).not.toBeNull();
     await user.api.changePassword(user.input.password, 'a changed secret 7');
@@ -158,26 +149,26 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
 
   it('lists my sessions and signs out one of them, or all the others', async () => {
     const user = await signedInUser(ctx.server.url);
-    const second = await secondSession(user.input);
-    const third = await secondSession(user.input);
+    const second = await secondSession(ctx.server.url, user.input);
+    const third = await secondSession(ctx.server.url, user.input);
     const stranger = await signedInUser(ctx.server.url);
     const sessions = await user.api.listSessions();
-    expect(sessions.map((s) => s.token).sort()).toEqual([tokenIn(user), tokenIn(second), tokenIn(third)].sort());
+    expect(sessions.map((s) => s.token).sort()).toEqual([sessionToken(user), sessionToken(second), sessionToken(third)].sort());
     expect(sessions[0]).toMatchObject({ userAgent: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) });
-    expect(sessions.filter((s) => s.current).map((s) => s.token)).toEqual([tokenIn(user)]);
+    expect(sessions.filter((s) => s.current).map((s) => s.token)).toEqual([sessionToken(user)]);
 
     // Someone else's session can't be ended by its token.
-    await stranger.api.revokeSession(tokenIn(second));
+    await stranger.api.revokeSession(sessionToken(second));
     expect(await second.api.me()).not.toBeNull();
 
-    await user.api.revokeSession(tokenIn(second));
+    await user.api.revokeSession(sessionToken(second));
     expect(await second.api.me()).toBeNull();
     expect(await third.api.me()).not.toBeNull();
 
     await user.api.revokeOtherSessions();
     expect(await third.api.me()).toBeNull();
     expect((await user.api.me())?.id).toBe(user.me.id);
-    expect((await user.api.listSessions()).map((s) => s.token)).toEqual([tokenIn(user)]);
+    expect((await user.api.listSessions()).map((s) => s.token)).toEqual([sessionToken(user)]);
     await expectFailure(testClient(ctx.server.url).api.listSessions(), 401, ACCOUNT_MESSAGES.sessionsFailed);
   });
 

@@ -8,7 +8,7 @@ import { linkVisibleTo } from '../../server/policies/links';
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { parseRss2 } from '../support/feed';
-import { type User, createCollection } from '../support/supercurations';
+import { type User, createCollection, expectFailure } from '../support/supercurations';
 
 /** A stand-in for the built web app: the server only needs its index.html. */
 const webDir = mkdtempSync(path.join(tmpdir(), 'supercurate-web-'));
@@ -158,6 +158,27 @@ describeEachDatabase(
         expect(await call(client(w.stranger), method, `/api/links/${w.link.id}`)).toEqual({ status: 404, body: notFoundBody });
       }
       expect((await w.author.api.getLink(w.link.id)).title).toBe('Secret plans');
+    });
+
+    it("edits by its collection's editors leave where the link is shown to its author: no main feed, no other collection (403)", async () => {
+      const w = await privateWorld();
+      for (const editor of [w.owner, w.collaborator]) {
+        const shelf = await createCollection(editor, { isPublic: true });
+        for (const change of [{ inMainFeed: true }, { supercurationIds: [w.collection.id, shelf.id] }]) {
+          await expectFailure(editor.api.updateLink(w.link.id, { title: 'Leaked', ...change }), 403, LINK_MESSAGES.onlyAuthorPlacesLink);
+        }
+      }
+      expect(await call(client(), 'GET', `/api/links/${w.link.id}`)).toEqual({ status: 404, body: notFoundBody });
+      const stored = await ctx.server.db.kysely.selectFrom('links').select(['title', 'in_main_feed']).where('id', '=', w.link.id).executeTakeFirstOrThrow();
+      expect([stored.title, Number(stored.in_main_feed)]).toEqual(['Secret plans', 0]);
+      expect((await w.author.api.getLink(w.link.id)).supercurationIds).toEqual([w.collection.id]);
+      // The content is theirs to edit (the unchanged setting may come along), and the link theirs to take out of the collection.
+      expect((await w.collaborator.api.updateLink(w.link.id, { title: 'Plans', inMainFeed: false })).title).toBe('Plans');
+      // The author places it.
+      const own = await createCollection(w.author, { isPublic: true });
+      expect((await w.author.api.updateLink(w.link.id, { supercurationIds: [w.collection.id, own.id] })).supercurationIds).toHaveLength(2);
+      expect((await call(client(), 'GET', `/api/links/${w.link.id}`)).status).toBe(200);
+      expect((await w.owner.api.updateLink(w.link.id, { supercurationIds: [own.id] })).supercurationIds).toEqual([own.id]);
     });
 
     it("lookup answers only the viewer's own link: the author finds it, a stranger with its URL gets 404", async () => {

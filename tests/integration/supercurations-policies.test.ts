@@ -58,6 +58,11 @@ const RULES: Rule[] = [
     run: (api, f) => api.updateSupercuration(f.id, { title: 'Changed' }),
   },
   {
+    name: 'change its topics (owner only: topics are per user)',
+    expect: (p) => ({ ...EDIT(M.mustLogInToUpdate, p), collaborator: [403, M.ownerOnlyTopics] }),
+    run: (api, f) => api.updateSupercuration(f.id, { topics: ['ai'] }),
+  },
+  {
     name: 'delete it (owner only)',
     expect: (p) => ({
       visitor: [401, M.mustLogInToRemove],
@@ -170,6 +175,17 @@ describeEachDatabase('supercurations: policies per rule and role', (ctx) => {
     expect(detail.title).toBe('A collection');
     expect(detail.tagCategories).toEqual([expect.objectContaining({ tags: ['first'] })]);
     expect(detail.linksCount).toBe(1);
+  });
+
+  it("a collaborator's edit may carry the collection's topics unchanged; a change of them writes nothing", async () => {
+    const f = await fixture(false);
+    await users.owner.api.updateSupercuration(f.id, { topics: ['ai', 'growth'] });
+    const edited = await users.collaborator.api.updateSupercuration(f.id, { title: 'Renamed', topics: ['growth', 'ai'] });
+    expect([edited.title, [...edited.topics].sort()]).toEqual(['Renamed', ['ai', 'growth']]);
+    const err = await failure(users.collaborator.api.updateSupercuration(f.id, { title: 'Again', topics: ['ai'] }));
+    expect([err.status, err.message]).toEqual([403, M.ownerOnlyTopics]);
+    const detail = await users.owner.api.getSupercuration(f.id);
+    expect([detail.title, [...detail.topics].sort()]).toEqual(['Renamed', ['ai', 'growth']]);
   });
 
   it('private collections stay out of the directory, My Supercurations and search for everyone but editors', async () => {

@@ -1,13 +1,14 @@
 import { BOOKMARKS_FOOTER, BOOKMARKS_HEADER } from '../../server/services/bookmark-file';
 
 /**
- * A bookmarks file of `depth` folders, each inside the previous one, with `count` bookmarks in
- * the innermost (issue 24: 10,000 folders and 49,000 bookmarks make 2.7 MB; 40,000 folders alone 1.5 MB).
+ * A bookmarks file of `depth` folders (f0, f1, ...), each inside the previous one, with `count`
+ * bookmarks in the innermost, at https://{host}/0, /1, ... (issue 24: 10,000 folders and 49,000
+ * bookmarks make 2.7 MB; 40,000 folders alone 1.5 MB).
  */
-export function nestedBookmarkFile(depth: number, count: number): string {
+export function nestedBookmarkFile(depth: number, count: number, host = 'deep.example.com'): string {
   const parts = [BOOKMARKS_HEADER];
   for (let i = 0; i < depth; i++) parts.push(`<DT><H3>f${i}</H3>\n<DL><p>\n`);
-  for (let i = 0; i < count; i++) parts.push(`<DT><A HREF="https://deep.example.com/${i}">b${i}</A>\n`);
+  for (let i = 0; i < count; i++) parts.push(`<DT><A HREF="https://${host}/${i}">b${i}</A>\n`);
   for (let i = 0; i < depth; i++) parts.push('</DL><p>\n');
   parts.push(BOOKMARKS_FOOTER);
   return parts.join('');

@@ -59,6 +59,17 @@ export async function signedInUser(baseUrl: string, name?: string) {
   return { ...client, input, me };
 }
 
+/** A second signed-in session of the same account (another browser). */
+export async function secondSession(baseUrl: string, input: { email: string; password: string }) {
+  const other = testClient(baseUrl);
+  await other.api.signIn(input);
+  return other;
+}
+
+/** The session token of a client's cookie (Better Auth signs it: `token.signature`), as list-sessions names it. */
+export const sessionToken = (client: { cookieHeader(): string }) =>
+  decodeURIComponent(/better-auth\.session_token=([^;]+)/.exec(client.cookieHeader())?.[1] ?? '').split('.')[0] ?? '';
+
 /** The ApiError a call fails with; throws if it succeeds or fails otherwise. */
 export async function failure(promise: Promise<unknown>): Promise<ApiError> {
   const err = await promise.then(

@@ -54,7 +54,11 @@ export function ShareNewLinkDialog({
   );
 }
 
-/** Preview & Share in edit mode ('Update'). */
+/**
+ * Preview & Share in edit mode ('Update'). 'Add to Supercurations' only for the link's author (the
+ * one who may delete it): an editor of one of its collections edits its content, but where it is
+ * shown is the author's call (server/policies/links.ts canPlaceLink).
+ */
 export function EditLinkDialog({ link, ...state }: DialogState & { link: Link }) {
   const services = useDialogServices();
   const update = useUpdateLink(link.id, link.supercurationIds);
@@ -62,6 +66,7 @@ export function EditLinkDialog({ link, ...state }: DialogState & { link: Link })
     <PreviewShareDialog
       {...state}
       {...services}
+      supercurations={link.canDelete ? services.supercurations : []}
       mode="edit"
       initialValues={shareFormValuesOf(link)}
       onSubmit={update.mutateAsync}
