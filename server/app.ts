@@ -29,6 +29,7 @@ import { registerWebRoutes } from './http/web-routes';
 import { startDigestTimer } from './mail/digest';
 import { type Mailer, createMailer } from './mail/mailer';
 import { type OutboxWorker, startOutboxWorker } from './mail/outbox';
+import { createImageVariants, imageCacheDir } from './services/image-variants';
 import { diskStorage, uploadsDir } from './storage/uploads';
 
 /** JSON bodies are small; uploads go through multipart with their own limit. */
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     secureCookies: config.secureCookies,
   });
   const storage = diskStorage(uploadsDir(config));
+  const variants = createImageVariants({ dir: imageCacheDir(config), maxBytes: config.imageCacheMb * 1024 * 1024, log: server.log });
   const isTrustedOrigin = trustedOriginMatcher(config);
   const mailDeps = { db, wakeOutbox: outbox.wake, publicUrl: config.publicUrl, secret: config.authSecret, log: server.log };
   // Digests of new resources: a DB-claimed job, safe with several server processes (server/mail/digest.ts).
@@ -150,9 +152,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerImportRoutes(server, { db, session });
   registerTopicRoutes(server, { db, session });
   registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl });
-  registerUploadRoutes(server, { storage, session });
+  registerUploadRoutes(server, { storage, session, variants });
   registerPreviewRoutes(server, { db, session, config });
-  registerImageProxyRoutes(server, { db, storage, session, config });
+  registerImageProxyRoutes(server, { db, storage, session, config, variants });
   registerFollowingRoutes(server, { db, session, publicUrl: config.publicUrl });
   registerEmailSubscriptionRoutes(server, { ...mailDeps, session });
   await registerWebRoutes(server, config.webDir, {

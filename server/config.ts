@@ -63,6 +63,12 @@ const envSchema = z.object({
     .min(100, 'PREVIEW_TIMEOUT_MS must be at least 100')
     .max(60_000, 'PREVIEW_TIMEOUT_MS must be at most 60000')
     .default(5000),
+  IMAGE_CACHE_MB: z.coerce
+    .number({ error: 'IMAGE_CACHE_MB must be a number' })
+    .int()
+    .min(1, 'IMAGE_CACHE_MB must be at least 1')
+    .max(1_048_576, 'IMAGE_CACHE_MB must be at most 1048576')
+    .default(256),
   DIGEST_INTERVAL_SECONDS: z.coerce
     .number({ error: 'DIGEST_INTERVAL_SECONDS must be a number' })
     .int()
@@ -115,6 +121,8 @@ export interface Config {
   previewAllowPrivate: boolean;
   /** Overall deadline of one link-preview fetch (DNS, redirects and body), 5 s by default. */
   previewTimeoutMs: number;
+  /** Disk space the resized thumbnails (DATA_DIR/cache/images) may take, in MB (IMAGE_CACHE_MB). */
+  imageCacheMb: number;
   /** At most one digest e-mail per collection per this many seconds (DIGEST_INTERVAL_SECONDS). */
   digestIntervalSeconds: number;
   /** The mail outbox worker looks for due mail this often, besides being woken on queueing (MAIL_POLL_SECONDS). */
@@ -158,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
+    imageCacheMb: e.IMAGE_CACHE_MB,
     digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
     mailPollSeconds: e.MAIL_POLL_SECONDS,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,

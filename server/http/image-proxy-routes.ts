@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiErrorBody } from '../../shared/domain';
+import type { ApiErrorBody, ImageWidth } from '../../shared/domain';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import { type ProxyFailure, createImageProxy, proxiedUrl } from '../preview/image-proxy';
+import { type ProxyFailure, type ProxyResult, createImageProxy, imageEtag, proxiedUrl, proxyStorageKey } from '../preview/image-proxy';
+import { type ImageVariants, INVALID_IMAGE_WIDTH, parseImageWidth } from '../services/image-variants';
 import type { ObjectStorage } from '../storage/uploads';
 import { matchesEtag } from './caching';
 import type { SessionReader } from './session';
@@ -12,6 +13,7 @@ interface Deps {
   storage: ObjectStorage;
   session: SessionReader;
   config: Config;
+  variants: ImageVariants;
 }
 
 /** Proxied images each client address may ask for per minute (a feed page shows dozens). */
@@ -60,13 +62,15 @@ function sendFailure(reply: FastifyReply, status: number, error: string, code: s
 }
 
 /**
- * GET /api/images/proxy?url= — a third-party thumbnail served from our origin as a re-encoded
+ * GET /api/images/proxy?url=[&w=] — a third-party thumbnail served from our origin as a re-encoded
  * WebP (see server/preview/image-proxy.ts), so the CSP keeps `img-src 'self'` and readers'
  * browsers never contact the third party. Public, rate limited per address. It is no open
  * fetch proxy: a visitor only gets images already cached or shown as a stored thumbnail;
  * signed-in users (who preview and type thumbnail URLs) may have any http(s) image fetched.
+ * With `w` (320, 640 or 960) the WebP is resized to that width, never enlarged
+ * (server/services/image-variants.ts); the same rules decide whether there is an image at all.
  */
-export function registerImageProxyRoutes(app: FastifyInstance, { db, storage, session, config }: Deps): void {
+export function registerImageProxyRoutes(app: FastifyInstance, { db, storage, session, config, variants }: Deps): void {
   const proxy = createImageProxy({
     storage,
     allowPrivate: config.previewAllowPrivate,
@@ -75,7 +79,16 @@ export function registerImageProxyRoutes(app: FastifyInstance, { db, storage, se
     log: app.log,
   });
 
-  app.get<{ Querystring: { url?: unknown } }>(
+  /** The proxied image (fetched if it may be), resized to `width` when given. */
+  async function fromSource(req: FastifyRequest, url: string, width: ImageWidth | undefined): Promise<ProxyResult> {
+    const mayFetch = async () => (await session.viewerOf(req)) !== null || (await isKnownThumbnail(db, url));
+    const result = await proxy.get(url, mayFetch);
+    if (!result.ok || !width) return result;
+    const image = await variants.resized(proxyStorageKey(url), width, result.image);
+    return image === result.image ? result : { ok: true, image, etag: imageEtag(image) };
+  }
+
+  app.get<{ Querystring: { url?: unknown; w?: unknown } }>(
     '/api/images/proxy',
     {
       config: {
@@ -89,8 +102,13 @@ export function registerImageProxyRoutes(app: FastifyInstance, { db, storage, se
     async (req, reply) => {
       const url = proxiedUrl(req.query.url);
       if (!url) return sendFailure(reply, 400, IMAGE_PROXY_MESSAGES.invalidUrl, 'INVALID_URL', 'public, max-age=86400');
-      const mayFetch = async () => (await session.viewerOf(req)) !== null || (await isKnownThumbnail(db, url));
-      const result = await proxy.get(url, mayFetch);
+      const width = parseImageWidth(req.query.w);
+      if (width === 'invalid') {
+        return sendFailure(reply, 400, INVALID_IMAGE_WIDTH.error, INVALID_IMAGE_WIDTH.code, 'public, max-age=86400');
+      }
+      // A variant is only ever made from its source: whoever may see one may see the other.
+      const variant = width ? await variants.cached(proxyStorageKey(url), width) : null;
+      const result = variant ? ({ ok: true, image: variant, etag: imageEtag(variant) } as const) : await fromSource(req, url, width);
       if (!result.ok) {
         const f = FAILURES[result.reason];
         return sendFailure(reply, f.status, f.error, f.code, f.cacheControl);

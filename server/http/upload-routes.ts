@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AVATAR_MAX_BYTES, MSG } from '../../shared/domain';
 import { NotAnImageError, UPLOADED_IMAGE_NAME, saveUploadedImage, uploadedImageKey } from '../services/images';
+import { type ImageVariants, INVALID_IMAGE_WIDTH, parseImageWidth } from '../services/image-variants';
 import type { ObjectStorage } from '../storage/uploads';
 import { HttpError, badRequest, notFound } from './errors';
 import type { SessionReader } from './session';
@@ -34,20 +35,32 @@ export async function receiveImage<T>(req: FastifyRequest, field: string, store:
 interface Deps {
   storage: ObjectStorage;
   session: SessionReader;
+  variants: ImageVariants;
 }
 
-/** Thumbnail uploads of the Preview & Share dialog: stored re-encoded, never as data URLs in rows. */
-export function registerUploadRoutes(app: FastifyInstance, { storage, session }: Deps): void {
+/**
+ * Thumbnail uploads of the Preview & Share dialog: stored re-encoded, never as data URLs in rows.
+ * GET with `?w=` (320, 640 or 960) gives the image resized to that width, never enlarged.
+ */
+export function registerUploadRoutes(app: FastifyInstance, { storage, session, variants }: Deps): void {
   app.post('/api/uploads/images', async (req, reply) => {
     await session.requireViewer(req);
     const url = await receiveImage(req, 'image', (image) => saveUploadedImage(storage, image));
     return reply.status(201).send({ url });
   });
 
-  app.get<{ Params: { name: string } }>('/api/uploads/images/:name', async (req, reply) => {
+  app.get<{ Params: { name: string }; Querystring: { w?: unknown } }>('/api/uploads/images/:name', async (req, reply) => {
+    const width = parseImageWidth(req.query.w);
+    if (width === 'invalid') throw badRequest(INVALID_IMAGE_WIDTH.error, INVALID_IMAGE_WIDTH.code);
     const name = req.params.name;
-    const image = UPLOADED_IMAGE_NAME.test(name) ? await storage.get(uploadedImageKey(name)) : null;
-    if (!image) throw notFound('Image not found');
+    if (!UPLOADED_IMAGE_NAME.test(name)) throw notFound('Image not found');
+    const key = uploadedImageKey(name);
+    let image = width ? await variants.cached(key, width) : null;
+    if (!image) {
+      const source = await storage.get(key);
+      if (!source) throw notFound('Image not found');
+      image = width ? await variants.resized(key, width, source) : source;
+    }
     reply.header('cache-control', 'public, max-age=31536000, immutable');
     reply.header('content-security-policy', "default-src 'none'; sandbox");
     return reply.type('image/webp').send(image);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { URL_MAX_LENGTH } from '../../shared/domain';
 import { NotAnImageError, reencodeImage } from '../services/images';
+import { limiter } from '../services/limiter';
 import type { ObjectStorage } from '../storage/uploads';
 import { type HopPolicy, anyAddress, publicOnly } from './address-policy';
 import { type FetchedPage, FetchFailedError, FetchRefusedError, type Resolver, safeFetch } from './safe-fetch';
@@ -183,23 +184,5 @@ export function createImageProxy(opts: ImageProxyOptions): ImageProxy {
       }
       return started;
     },
-  };
-}
-
-/** Runs at most `max` tasks at once; the others wait their turn in order. */
-function limiter(max: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active < max) active++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      // Hand the slot straight to the next task, or free it.
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
   };
 }

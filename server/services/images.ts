@@ -21,6 +21,18 @@ export async function reencodeImage(input: Buffer, resize: ResizeOptions): Promi
   }
 }
 
+/** The width in pixels of an image sharp can read (from its header, without decoding it). */
+export async function imageWidth(input: Buffer): Promise<number> {
+  const sharp = await loadSharp();
+  try {
+    const { width } = await sharp(input).metadata();
+    if (!width) throw new NotAnImageError();
+    return width;
+  } catch {
+    throw new NotAnImageError();
+  }
+}
+
 let sharpModule: Promise<typeof import('sharp')> | undefined;
 
 /**

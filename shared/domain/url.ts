@@ -33,3 +33,28 @@ export function imageProxyUrl(url: string | null | undefined): string | null {
   if (!isHttpUrl(value)) return null;
   return `${IMAGE_PROXY_PATH}?url=${encodeURIComponent(value)}`;
 }
+
+/**
+ * The widths our server resizes thumbnails to (`?w=`, WebP, never enlarged): enough for a phone's
+ * card, a tablet's and a 2x screen's, and few enough that each image has at most three copies.
+ */
+export const IMAGE_WIDTHS = [320, 640, 960] as const;
+export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+
+/** The addresses that have variants: our uploaded thumbnails, and proxied images (their url encoded, so no `&`). */
+const RESIZABLE = /^(\/api\/uploads\/images\/[a-f0-9]{32}\.webp|\/api\/images\/proxy\?url=[^&#]+)$/;
+
+/**
+ * The `width` px variant of an image address that imageProxyUrl gave, or null when our server
+ * does not resize it (anything but an upload or a proxied image).
+ */
+export function imageVariantUrl(shown: string, width: ImageWidth): string | null {
+  if (!RESIZABLE.test(shown)) return null;
+  return `${shown}${shown.includes('?') ? '&' : '?'}w=${width}`;
+}
+
+/** A `srcset` of every variant of an image address (see imageVariantUrl), or null; `baseUrl` as in Thumbnail. */
+export function imageSrcSet(shown: string, baseUrl = ''): string | null {
+  if (!RESIZABLE.test(shown)) return null;
+  return IMAGE_WIDTHS.map((width) => `${baseUrl}${imageVariantUrl(shown, width)} ${width}w`).join(', ');
+}

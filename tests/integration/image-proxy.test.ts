@@ -1,6 +1,4 @@
 import { existsSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,6 +7,7 @@ import { IMAGE_PROXY_MESSAGES, IMAGE_PROXY_RATE_LIMIT } from '../../server/http/
 import { proxyStorageKey } from '../../server/preview/image-proxy';
 import { http as fetchHttp, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
+import { type ImageSite, type SitePage, sitePage, startImageSite } from '../support/image-site';
 
 /**
  * The thumbnail proxy against images served by a local site on 127.0.0.1. No test sends traffic
@@ -19,14 +18,6 @@ import { describeEachDatabase } from '../support/each-database';
 const MB = 1024 * 1024;
 const TIMEOUT_MS = 2000;
 const EXIF_MARKER = 'secret-camera-owner';
-
-interface Site {
-  origin: string;
-  hits: Map<string, number>;
-  /** Bytes the endless image had sent when the client hung up. */
-  hugeSent: number;
-  close(): Promise<void>;
-}
 
 interface Fixtures {
   jpeg: Buffer;
@@ -56,22 +47,20 @@ async function makeFixtures(): Promise<Fixtures> {
   return { jpeg, png, gif, svg };
 }
 
-function startSite(fx: Fixtures): Promise<Site> {
-  const site = { hits: new Map(), hugeSent: 0 } as Site;
-  const image = (type: string, body: Buffer | string) => (res: http.ServerResponse) => {
-    res.writeHead(200, { 'content-type': type });
-    res.end(body);
-  };
-  const pages: Record<string, (res: http.ServerResponse) => void> = {
-    '/photo.jpg': image('image/jpeg', fx.jpeg),
-    '/slow-photo.jpg': (res) => setTimeout(() => image('image/jpeg', fx.jpeg)(res), 200),
-    '/small.png': image('image/png', fx.png),
-    '/anim.gif': image('image/gif', fx.gif),
-    '/logo.svg': image('image/svg+xml', fx.svg),
-    '/disguised-svg.png': image('image/png', fx.svg),
-    '/html-as-png.png': image('image/png', '<!doctype html><html><body>hi</body></html>'),
-    '/page.html': image('text/html; charset=utf-8', '<!doctype html><html><head><title>Page</title></head></html>'),
-    '/photo-as-html': image('text/html', fx.jpeg),
+/** Bytes the endless image had sent when the client hung up. */
+let hugeSent = 0;
+
+function startSite(fx: Fixtures): Promise<ImageSite> {
+  const pages: Record<string, SitePage> = {
+    '/photo.jpg': sitePage('image/jpeg', fx.jpeg),
+    '/slow-photo.jpg': (res) => setTimeout(() => sitePage('image/jpeg', fx.jpeg)(res), 200),
+    '/small.png': sitePage('image/png', fx.png),
+    '/anim.gif': sitePage('image/gif', fx.gif),
+    '/logo.svg': sitePage('image/svg+xml', fx.svg),
+    '/disguised-svg.png': sitePage('image/png', fx.svg),
+    '/html-as-png.png': sitePage('image/png', '<!doctype html><html><body>hi</body></html>'),
+    '/page.html': sitePage('text/html; charset=utf-8', '<!doctype html><html><head><title>Page</title></head></html>'),
+    '/photo-as-html': sitePage('text/html', fx.jpeg),
     '/to-photo': (res) => {
       res.writeHead(302, { location: '/photo.jpg' });
       res.end();
@@ -82,7 +71,7 @@ function startSite(fx: Fixtures): Promise<Site> {
       const chunk = Buffer.alloc(64 * 1024, 0);
       res.write(fx.jpeg.subarray(0, 2));
       let sent = 0;
-      res.on('close', () => (site.hugeSent = sent));
+      res.on('close', () => (hugeSent = sent));
       const pump = () => {
         while (!res.destroyed && sent < 64 * MB) {
           sent += chunk.length;
@@ -93,29 +82,13 @@ function startSite(fx: Fixtures): Promise<Site> {
       pump();
     },
   };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://site.invalid');
-    site.hits.set(url.pathname, (site.hits.get(url.pathname) ?? 0) + 1);
-    const page = pages[url.pathname];
-    if (page) return page(res);
+  return startImageSite(pages, (res) => {
     res.writeHead(404, { 'content-type': 'image/png' });
     res.end(fx.png);
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      site.origin = `http://127.0.0.1:${port}`;
-      site.close = () =>
-        new Promise((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        });
-      resolve(site);
-    });
-  });
 }
 
-let site: Site;
+let site: ImageSite;
 let fx: Fixtures;
 beforeAll(async () => {
   fx = await makeFixtures();
@@ -223,11 +196,11 @@ describeEachDatabase(
     });
 
     it('stops reading a body over 10 MB and refuses it', async () => {
-      site.hugeSent = 0;
+      hugeSent = 0;
       const res = await proxied(fresh('/huge.jpg'));
       expect(res.status).toBe(404);
-      await expect.poll(() => site.hugeSent).toBeGreaterThan(0);
-      expect(site.hugeSent).toBeLessThan(32 * MB);
+      await expect.poll(() => hugeSent).toBeGreaterThan(0);
+      expect(hugeSent).toBeLessThan(32 * MB);
     });
 
     it('remembers a failure: a broken image is not refetched on every view', async () => {

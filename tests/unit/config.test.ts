@@ -16,7 +16,15 @@ describe('configuration', () => {
       databaseUrl: undefined,
       previewAllowPrivate: false,
       authRateLimit: 10,
+      imageCacheMb: 256,
     });
+  });
+
+  it('IMAGE_CACHE_MB is a whole number of MB, at least 1', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), IMAGE_CACHE_MB: '64' }).imageCacheMb).toBe(64);
+    for (const value of ['0', '1.5', 'lots']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), IMAGE_CACHE_MB: value })).toThrow(/IMAGE_CACHE_MB/);
+    }
   });
 
   it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {

@@ -89,7 +89,9 @@ export function DirectoryPage() {
             query={results}
             label="Supercurations"
             skeletons={DIRECTORY_SKELETON_COUNT}
-            renderCard={(s) => <SupercurationCard supercuration={s} to={s.slug ? shortPath(s.slug) : '/directory'} />}
+            renderCard={(s, index) => (
+              <SupercurationCard supercuration={s} to={s.slug ? shortPath(s.slug) : '/directory'} priority={index === 0} />
+            )}
             empty={
               <EmptyState
                 icon={SearchX}

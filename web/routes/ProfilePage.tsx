@@ -54,7 +54,7 @@ function Profile({ user }: { user: UserProfile }) {
     <>
       <Card className="p-6 sm:p-8">
         <div className="flex flex-col gap-6 sm:flex-row sm:items-start">
-          <Avatar src={user.avatarUrl} alt={`${user.name}'s avatar`} className="size-20 sm:size-24" />
+          <Avatar src={user.avatarUrl} alt={`${user.name}'s avatar`} className="size-20 sm:size-24" priority />
           <div className="min-w-0 flex-1 space-y-3">
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="min-w-0">

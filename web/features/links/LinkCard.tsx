@@ -6,6 +6,7 @@ import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Checkbox } from '../../../shared/ui/primitives/checkbox';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
+import { CARD_GRID_IMAGE_SIZES } from '../../lib/imageSizes';
 import { truncate } from '../../lib/text';
 import { AuthorLine } from './AuthorLine';
 import { ExpandableText } from './ExpandableText';
@@ -25,6 +26,8 @@ interface LinkCardProps {
   actions?: ReactNode;
   /** Shown below the description (e.g. the link's tags in a collection). */
   children?: ReactNode;
+  /** The first card of the page: its picture is fetched at once, with high priority (see Thumbnail). */
+  priority?: boolean;
 }
 
 /** A link card: picture, title, description, tags, author and time, and its actions. */
@@ -36,6 +39,7 @@ export function LinkCard({
   layout = 'list',
   actions,
   children,
+  priority = false,
 }: LinkCardProps) {
   const [dialog, setDialog] = useState<'share' | 'edit' | 'delete' | null>(null);
   const titleId = `link-${link.id}-title`;
@@ -77,6 +81,10 @@ export function LinkCard({
       <Thumbnail
         src={link.thumbnailUrl}
         className={grid ? 'aspect-[1.91/1] w-full border-b' : 'size-16 rounded-lg border sm:h-24 sm:w-36'}
+        sizes={grid ? CARD_GRID_IMAGE_SIZES : '(min-width: 640px) 144px, 64px'}
+        width={grid ? 382 : 144}
+        height={grid ? 200 : 96}
+        priority={priority}
         fallback={<ThumbnailFallback link={link} className={grid ? 'aspect-[1.91/1] h-auto w-full rounded-none border-0 border-b sm:h-auto sm:w-full' : undefined} />}
       />
     </RouterLink>

@@ -18,7 +18,16 @@ export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | 
 
   return (
     <article className="overflow-hidden rounded-xl border bg-card shadow-sm">
-      <Thumbnail src={link.thumbnailUrl} className="aspect-[1.91/1] max-h-96 w-full border-b" fallback={null} />
+      {/* The page's main picture: at most 720 px wide (max-w-3xl less the padding). */}
+      <Thumbnail
+        src={link.thumbnailUrl}
+        className="aspect-[1.91/1] max-h-96 w-full border-b"
+        fallback={null}
+        sizes="(min-width: 768px) 720px, 100vw"
+        width={720}
+        height={377}
+        priority
+      />
       <div className="space-y-5 p-5 sm:p-8">
         <AuthorLine link={link} large />
         <div className="space-y-3">

@@ -76,9 +76,9 @@ export function ResourceList({ supercuration, query, view, filtered, onClearFilt
   return (
     <div className="grid gap-4">
       <ul aria-label="Resources" className={gridClass}>
-        {links.map((link) => (
+        {links.map((link, index) => (
           <li key={link.id} className="min-w-0">
-            <Resource link={link} supercuration={supercuration} view={view} topicsById={topicsById} />
+            <Resource link={link} supercuration={supercuration} view={view} topicsById={topicsById} priority={index === 0} />
           </li>
         ))}
       </ul>
@@ -102,9 +102,10 @@ interface ResourceProps {
   supercuration: Supercuration;
   view: ViewMode;
   topicsById: Map<string, Topic>;
+  priority: boolean;
 }
 
-function Resource({ link, supercuration, view, topicsById }: ResourceProps) {
+function Resource({ link, supercuration, view, topicsById, priority }: ResourceProps) {
   const [dialog, setDialog] = useState<'edit' | 'remove' | null>(null);
   const closeDialog = (open: boolean) => !open && setDialog(null);
   const tags = link.supercurationTags[supercuration.id] ?? [];
@@ -114,6 +115,7 @@ function Resource({ link, supercuration, view, topicsById }: ResourceProps) {
         link={link}
         topicsById={topicsById}
         layout={view}
+        priority={priority}
         actions={
           supercuration.canEdit && (
             <>

@@ -6,6 +6,7 @@ import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { TopicChip } from '../../../shared/ui/TopicChip';
+import { CARD_GRID_IMAGE_SIZES } from '../../lib/imageSizes';
 import { publicPath } from './paths';
 import { VisibilityBadge } from './VisibilityBadge';
 import type { ViewMode } from './ViewToggle';
@@ -19,6 +20,8 @@ interface SupercurationCardProps {
   /** Public/Private badge, Preview and Edit (My Supercurations). */
   manage?: boolean;
   layout?: ViewMode;
+  /** The first card of the page: its picture is fetched at once, with high priority (see Thumbnail). */
+  priority?: boolean;
 }
 
 function linkCountText(count: number): string {
@@ -26,7 +29,7 @@ function linkCountText(count: number): string {
 }
 
 /** A collection: picture, title, description, topics, curator and link count; the whole card is a link. */
-export function SupercurationCard({ supercuration: s, to, manage = false, layout = 'grid' }: SupercurationCardProps) {
+export function SupercurationCard({ supercuration: s, to, manage = false, layout = 'grid', priority = false }: SupercurationCardProps) {
   const titleId = `supercuration-${s.id}-title`;
   const list = layout === 'list';
   const preview = manage && s.isPublic && s.slug ? publicPath(s.slug) : null;
@@ -43,6 +46,11 @@ export function SupercurationCard({ supercuration: s, to, manage = false, layout
       <Thumbnail
         src={s.thumbnailUrl}
         className={list ? 'w-24 shrink-0 self-stretch sm:w-36' : 'aspect-[2/1] w-full'}
+        // The list's picture is as tall as the card (no ratio to give); the grid's is 2:1.
+        sizes={list ? '(min-width: 640px) 144px, 96px' : CARD_GRID_IMAGE_SIZES}
+        width={list ? undefined : 400}
+        height={list ? undefined : 200}
+        priority={priority}
         fallback={<CoverFallback title={s.title} className={list ? 'w-24 shrink-0 sm:w-36' : 'aspect-[2/1] w-full'} />}
       />
       <div className="flex min-w-0 flex-1 flex-col gap-2 p-4">

@@ -16,7 +16,8 @@ interface SupercurationResultsProps {
   skeletons: number;
   /** What to show when there is none. */
   empty: ReactNode;
-  renderCard: (supercuration: SupercurationSummary) => ReactNode;
+  /** `index` is the card's place in the list (0: the first, whose picture may get priority). */
+  renderCard: (supercuration: SupercurationSummary, index: number) => ReactNode;
   layout?: ViewMode;
   /** Accessible name of the list. */
   label: string;
@@ -63,9 +64,9 @@ export function SupercurationResults({
   return (
     <div className={cn('grid gap-6', query.isPlaceholderData && 'opacity-60 transition-opacity')} aria-busy={query.isFetching}>
       <ul aria-label={label} className={gridClass}>
-        {items.map((s) => (
+        {items.map((s, index) => (
           <li key={s.id} className="min-w-0">
-            {renderCard(s)}
+            {renderCard(s, index)}
           </li>
         ))}
       </ul>
