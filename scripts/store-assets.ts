@@ -7,12 +7,13 @@
  * The screenshots are of the real thing, set up as the Chromium e2e test does it
  * (tests/e2e/support/extension-browser.ts): the e2e build of the extension in Debian's Chromium,
  * the real server on a free port with a temporary DATA_DIR, a curator and their collections
- * created through the API, and a demo article served on loopback. Chromium draws its toolbar,
+ * created through the API, and demo articles served on loopback. Chromium draws its toolbar,
  * context menus and notifications outside the page, where no screenshot reaches (headless has none
  * of them): the script draws those around real screenshots, from what the extension gave (its menu
  * items, and the notification it raised after its click handler added the page).
  *
- * Needs the web app built (`npm run build`; built here when missing). Only loopback is contacted.
+ * Needs the web app in dist/web (`npm run build`; `vite build` runs here when it is missing).
+ * Only loopback is contacted.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
