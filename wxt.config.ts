@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'wxt';
+import { STORE_SUMMARY } from './extension/listing';
 
 /**
  * The browser extension (issue 7), built from extension/ into .output/:
@@ -25,7 +26,8 @@ export default defineConfig({
   }),
   manifest: ({ browser, mode }) => ({
     name: 'Supercurate',
-    description: 'Internet. Curated. Share the page you are on to your Supercurate, in one click.',
+    // Also the Chrome Web Store's summary of the listing (at most 132 characters).
+    description: STORE_SUMMARY,
     permissions: ['activeTab', 'scripting', 'contextMenus', 'storage', 'notifications'],
     optional_permissions: ['tabs'],
     optional_host_permissions: ['http://*/*', 'https://*/*'],

@@ -4,7 +4,15 @@ import { ApiError } from '../../shared/api/client';
 import type { Link } from '../../shared/domain';
 import { signedInUser } from '../support/client';
 import { freePort } from '../support/free-port';
-import { type ExtensionBrowser, tabIdOf, useExtensionE2E, useTestSite } from './support/extension';
+import {
+  type ExtensionBrowser,
+  openPopupFor,
+  setServerUrl,
+  signInFromPopup,
+  tabIdOf,
+  useExtensionE2E,
+  useTestSite,
+} from './support/extension';
 import { feedHeading, visible } from './support/flows';
 
 /** What the background worker exposes to these tests in the e2e build (extension/entrypoints/background.ts). */
@@ -64,34 +72,9 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
     return page;
   }
 
-  /** `popup.html?tabId=N` for the tab showing `page`: the toolbar popup's UI in a full tab. */
-  async function openPopupFor(page: Page): Promise<{ popup: Page; tabId: number }> {
-    const tabId = await tabIdOf(ext(), page);
-    const popup = await ext().context.newPage();
-    await popup.goto(ext().url(`popup.html?tabId=${tabId}`));
-    return { popup, tabId };
-  }
-
-  async function setServerUrl(url: string, expected: RegExp): Promise<void> {
-    const options = await ext().context.newPage();
-    await options.goto(ext().url('options.html'));
-    const input = options.getByLabel('Your Supercurate server');
-    await expect.poll(() => input.inputValue()).not.toBe('');
-    await input.fill(url);
-    await options.getByRole('button', { name: 'Save' }).click();
-    await visible(options.getByText(expected));
-    await options.close();
-  }
-
-  async function signIn(popup: Page, email: string, password: string): Promise<void> {
-    await popup.getByLabel('Email').fill(email);
-    await popup.getByLabel('Password').fill(password);
-    await popup.getByRole('button', { name: 'Sign in' }).click();
-  }
-
   /** Signs the extension in as `user` (signing out whoever is signed in), from a popup for `page`. */
   async function signInAs(page: Page, user: { email: string; password: string }): Promise<void> {
-    const { popup } = await openPopupFor(page);
+    const { popup } = await openPopupFor(ext(), page);
     const signOut = popup.getByRole('button', { name: 'Sign out' });
     const form = popup.getByRole('heading', { name: 'Sign in to Supercurate' });
     await visible(signOut.or(form));
@@ -99,7 +82,7 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
       await signOut.click();
       await visible(form);
     }
-    await signIn(popup, user.email, user.password);
+    await signInFromPopup(popup, user.email, user.password);
     await visible(popup.getByRole('button', { name: 'Sign out' }));
     await popup.close();
   }
@@ -112,16 +95,16 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
   test('signed out → sign in → Preview & Share filled from the page DOM → share; the link is on the server; the popup then edits it', async () => {
     const user = await signedInUser(e2e.server.url, 'Ada Extension');
     const video = publishVideo('curation', 'Why curation matters');
-    await setServerUrl(e2e.server.url, /^Saved\. Supercurate shares to/);
+    await setServerUrl(ext(), e2e.server.url, /^Saved\. Supercurate shares to/);
 
     const page = await openTab(video.url);
-    const { popup, tabId } = await openPopupFor(page);
+    const { popup, tabId } = await openPopupFor(ext(), page);
     await visible(popup.getByRole('heading', { name: 'Sign in to Supercurate' }));
     const signInButton = popup.getByRole('button', { name: 'Sign in' });
     expect(await signInButton.isDisabled()).toBe(true);
-    await signIn(popup, user.input.email, 'not-the-password');
+    await signInFromPopup(popup, user.input.email, 'not-the-password');
     await visible(popup.getByText('Invalid email or password'));
-    await signIn(popup, user.input.email, user.input.password);
+    await signInFromPopup(popup, user.input.email, user.input.password);
 
     const { heading } = await shareForm(popup);
     expect(await heading.textContent()).toBe('Preview & Share');
@@ -157,7 +140,7 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
     await popup.close();
 
     // Already shared: the popup says so and opens in edit mode ('Update').
-    const again = await openPopupFor(page);
+    const again = await openPopupFor(ext(), page);
     await visible(again.popup.getByText('You already shared this page. Update it below.'));
     expect(await (await shareForm(again.popup)).heading.textContent()).toBe('Edit link');
     expect(await again.popup.getByLabel('Title').inputValue()).toBe('Why curation matters');
@@ -191,7 +174,7 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
       main.innerHTML = `<h1>Item 42</h1><p>${text}</p>`;
     }, LONG_TEXT);
 
-    const { popup } = await openPopupFor(page);
+    const { popup } = await openPopupFor(ext(), page);
     await shareForm(popup);
     expect(await popup.getByLabel('Title').inputValue()).toBe('Item 42: curated reading');
     expect(await popup.getByLabel('URL (optional)').inputValue()).toBe(`${site.origin}/app/items/42`);
@@ -275,7 +258,7 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
     await signInAs(page, user.input);
 
     // The server forgets the session (signed out elsewhere, or expired) while the extension remembers the account.
-    const { popup } = await openPopupFor(page);
+    const { popup } = await openPopupFor(ext(), page);
     await shareForm(popup);
     await popup.evaluate(async (server) => {
       await fetch(`${server}/api/auth/sign-out`, {
@@ -292,12 +275,12 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
 
     const closed = `http://127.0.0.1:${await freePort()}`;
     extraOrigins.push(closed);
-    await setServerUrl(closed, /Cannot reach your Supercurate server at/);
-    const down = await openPopupFor(page);
+    await setServerUrl(ext(), closed, /Cannot reach your Supercurate server at/);
+    const down = await openPopupFor(ext(), page);
     await visible(down.popup.getByText(`Cannot reach your Supercurate server at ${closed}.`, { exact: false }));
     await visible(down.popup.getByRole('button', { name: 'Try again' }));
     await down.popup.close();
-    await setServerUrl(e2e.server.url, /^Saved\./);
+    await setServerUrl(ext(), e2e.server.url, /^Saved\./);
     await page.close();
   });
 
@@ -311,7 +294,7 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
     await signInAs(page, user.input);
     const times: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const { popup } = await openPopupFor(page);
+      const { popup } = await openPopupFor(ext(), page);
       await shareForm(popup);
       expect(await popup.getByLabel('Title').inputValue()).toBe('Fast popup');
       times.push(await popup.evaluate(() => performance.getEntriesByName('supercurate:filled')[0]?.startTime ?? Number.NaN));
