@@ -10,7 +10,17 @@
 # use N-API), so the copy's node_modules is hard links to this one's except better-sqlite3, a real
 # copy rebuilt from source (no prebuilt download) against the new Node's headers. Both Nodes can
 # then run side by side. Vitest's cache is left out of the copy: it is rewritten in place.
+# On Node 24 it is compiled against the headers of Node 24.18.1, as better-sqlite3 12's prebuilt
+# binaries for Node 24 are: built against 24.19 or later, its Statement destructor aborts the
+# process when a GC finalises it (nodejs/node#65446; docs/decisions.md, "Installs").
 set -uo pipefail
+
+# The Node release whose headers better-sqlite3 is built against, by major (default: the runtime's own).
+headers_release() {
+  case $1 in
+    24) echo 24.18.1 ;;
+  esac
+}
 cd "$(dirname "$0")/.."
 
 prepare() {
@@ -19,8 +29,15 @@ prepare() {
   npm install --prefix "$dir/runtime" --no-save --no-package-lock --no-audit --no-fund "node@$major" >/dev/null \
     || { echo "Could not install node@$major from the npm registry"; return 1; }
   local runtime=$dir/runtime/node_modules/node
+  local from=$runtime release
+  release=$(headers_release "$major")
+  if [ -n "$release" ]; then
+    npm install --prefix "$dir/headers" --no-save --no-package-lock --no-audit --no-fund "node@$release" >/dev/null \
+      || { echo "Could not install node@$release (its headers) from the npm registry"; return 1; }
+    from=$dir/headers/node_modules/node
+  fi
   local headers
-  headers=$(dirname "$(find "$runtime/node_modules" -maxdepth 4 -path '*/include/node/node_version.h' | head -1)")
+  headers=$(dirname "$(find "$from/node_modules" -maxdepth 4 -path '*/include/node/node_version.h' | head -1)")
   headers=${headers%/include/node}
 
   git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$dir/app" || return 1
