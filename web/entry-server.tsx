@@ -4,6 +4,7 @@ import { StaticRouterProvider, createStaticHandler, createStaticRouter, matchRou
 import { AppProviders } from './AppProviders';
 import { linkQuery } from './features/links/useLinkQueries';
 import { directoryFiltersFrom } from './features/supercurations/directoryFilters';
+import { userSupercurationsQuery } from './features/supercurations/ProfileSupercurations';
 import { directoryQuery, publicSupercurationQuery, resourcesQuery } from './features/supercurations/queries';
 import { resourceFiltersFrom, resourceListQueryOf } from './features/supercurations/resourceFilters';
 import { setApiFetch } from './lib/api';
@@ -11,6 +12,7 @@ import { createQueryClient } from './lib/queryClient';
 import { queryKeys } from './lib/queryKeys';
 import { serverDataScript } from './lib/serverData';
 import { routes } from './router';
+import { userQuery } from './routes/ProfilePage';
 
 /**
  * The server render of the pages a visitor opens (issue 13): built by Vite into dist/ssr and loaded
@@ -29,6 +31,7 @@ const VISITOR_PAGES: Record<string, Prefetch> = {
     await qc.fetchInfiniteQuery(resourcesQuery(supercuration.id, resourceListQueryOf(resourceFiltersFrom(search))));
   },
   '/links/:id': (qc, { id = '' }) => qc.fetchQuery(linkQuery(id)),
+  '/profile/:id': (qc, { id = '' }) => Promise.all([qc.fetchQuery(userQuery(id)), qc.fetchInfiniteQuery(userSupercurationsQuery(id))]),
 };
 
 const handler = createStaticHandler(routes);

@@ -37,6 +37,11 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        // A profile is open to visitors too (issue 13): in the app for a signed-in user.
+        lazy: () => import('./layouts/SessionLayout').then((m) => ({ Component: m.SessionLayout })),
+        children: [{ path: '/profile/:id', lazy: () => import('./routes/ProfilePage').then((m) => ({ Component: m.ProfilePage })) }],
+      },
+      {
         lazy: () => import('./layouts/ProtectedLayout').then((m) => ({ Component: m.ProtectedLayout })),
         children: [
           { path: '/home', lazy: () => import('./routes/FeedPage').then((m) => ({ Component: m.FeedPage })) },
@@ -54,7 +59,6 @@ export const routes: RouteObject[] = [
             path: '/supercurations/:id',
             lazy: () => import('./routes/SupercurationDetailPage').then((m) => ({ Component: m.SupercurationDetailPage })),
           },
-          { path: '/profile/:id', lazy: () => import('./routes/ProfilePage').then((m) => ({ Component: m.ProfilePage })) },
           { path: '/settings', lazy: () => import('./routes/SettingsPage').then((m) => ({ Component: m.SettingsPage })) },
         ],
       },

@@ -61,6 +61,11 @@ describe('visitors’ pages, rendered by the server', () => {
     const link = await html(`/links/${world.linkId}`);
     expect(link.body).toContain(`${TITLES[0]}</h1>`);
 
+    const profile = await html(`/profile/${world.curatorId}`);
+    expect(profile.body).toContain('Visitor Curator</h1>');
+    expect(profile.body).toContain(`${word} second shelf`);
+    expect(profile.body).not.toContain(world.privateTitle);
+
     const hiddenLink = await html(`/links/${world.privateLinkId}`);
     expect(hiddenLink.status).toBe(404);
     expect(hiddenLink.body).not.toContain(`${word} private link`);
@@ -92,7 +97,7 @@ describe('visitors’ pages, rendered by the server', () => {
       if (url.pathname.startsWith('/api/') && !url.pathname.endsWith('/avatar')) apiReads.push(url.pathname + url.search);
     });
 
-    for (const path of ['/', '/directory', `/supercurations/public/${slug}`, `/links/${world.linkId}`]) {
+    for (const path of ['/', '/directory', `/supercurations/public/${slug}`, `/links/${world.linkId}`, `/profile/${world.curatorId}`]) {
       await page.goto(path);
       expect(apiReads, `API reads of ${path}, which came with its data`).toEqual([]);
     }

@@ -31,7 +31,7 @@ export function ProtectedLayout() {
 }
 
 /** Sidebar on large screens, a top bar with a menu drawer on small ones. */
-function AppShell({ user }: { user: UserProfile }) {
+export function AppShell({ user }: { user: UserProfile }) {
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="min-h-dvh lg:pl-64">

@@ -1,10 +1,11 @@
+import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
 import { Brand } from '../components/Brand';
 import { Button } from '../../shared/ui/primitives/button';
 import { useSession } from '../features/auth/useSession';
 
-/** Pages anyone may see: a header with sign-in links (or My Feed when signed in). */
-export function PublicLayout() {
+/** Pages anyone may see: a header with sign-in links (or My Feed when signed in); the page, or `children`. */
+export function PublicLayout({ children }: { children?: ReactNode }) {
   const { user } = useSession();
   return (
     <div className="flex min-h-dvh flex-col">
@@ -31,7 +32,7 @@ export function PublicLayout() {
         </div>
       </header>
       <main className="flex-1">
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
       <footer className="border-t">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-6 text-sm text-muted-foreground sm:px-6">

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CalendarDays, CircleAlert, Globe, MapPin, Rss, UserRoundPen, UserX } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/client';
@@ -11,14 +11,17 @@ import { Card } from '../../shared/ui/primitives/card';
 import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
 import { SubscribeButton } from '../features/following/SubscribeButton';
 import { ProfileSupercurations } from '../features/supercurations/ProfileSupercurations';
-import { useCurrentUser } from '../layouts/currentUser';
+import { useSession } from '../features/auth/useSession';
 import { api } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
+/** A user's profile (also prefetched by the server render). */
+export const userQuery = (id: string) => queryOptions({ queryKey: queryKeys.user(id), queryFn: () => api.getUser(id) });
+
 export function ProfilePage() {
   const { id = '' } = useParams();
-  const profile = useQuery({ queryKey: queryKeys.user(id), queryFn: () => api.getUser(id) });
+  const profile = useQuery(userQuery(id));
   useDocumentTitle(profile.data?.name ?? 'Profile');
 
   if (profile.isPending) return <Loading />;
@@ -44,8 +47,9 @@ export function ProfilePage() {
 }
 
 function Profile({ user }: { user: UserProfile }) {
-  const viewer = useCurrentUser();
-  const isOwn = viewer.id === user.id;
+  // A visitor (no session) sees the profile without Subscribe or Edit.
+  const viewer = useSession().user;
+  const isOwn = viewer?.id === user.id;
   const openEditProfile = useEditProfileDialog((s) => s.setOpen);
   const websiteHost = user.website ? displayHost(user.website) : null;
   const joined = new Date(user.createdAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
@@ -67,7 +71,7 @@ function Profile({ user }: { user: UserProfile }) {
                   Edit profile
                 </Button>
               ) : (
-                <SubscribeButton user={user} viewerId={viewer.id} />
+                viewer && <SubscribeButton user={user} viewerId={viewer.id} />
               )}
             </div>
             {user.bio && <p className="whitespace-pre-line">{user.bio}</p>}
@@ -93,7 +97,8 @@ function Profile({ user }: { user: UserProfile }) {
               )}
               <li className="flex items-center gap-1.5">
                 <CalendarDays aria-hidden="true" className="size-4" />
-                Joined {joined}
+                {/* The server renders in UTC; the reader's time zone may fall in another month. */}
+                <span suppressHydrationWarning>Joined {joined}</span>
               </li>
               <li className="flex items-center gap-1.5">
                 <Rss aria-hidden="true" className="size-4" />

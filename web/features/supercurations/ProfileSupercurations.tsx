@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { Layers } from 'lucide-react';
 import { useState } from 'react';
 import { SUPERCURATION_MESSAGES } from '../../../shared/domain';
@@ -10,15 +10,19 @@ import { SupercurationCard } from './SupercurationCard';
 import { SupercurationResults } from './SupercurationResults';
 import { ViewToggle, type ViewMode } from './ViewToggle';
 
-/** A profile's 'Public Supercurations', in a grid or a list; cards open the public pages. */
-export function ProfileSupercurations({ userId }: { userId: string }) {
-  const [view, setView] = useState<ViewMode>('grid');
-  const list = useInfiniteQuery({
+/** A user's public collections, a page at a time (also prefetched by the server render). */
+export const userSupercurationsQuery = (userId: string) =>
+  infiniteQueryOptions({
     queryKey: queryKeys.userSupercurations(userId),
     queryFn: ({ pageParam, signal }) => api.userSupercurations(userId, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
   });
+
+/** A profile's 'Public Supercurations', in a grid or a list; cards open the public pages. */
+export function ProfileSupercurations({ userId }: { userId: string }) {
+  const [view, setView] = useState<ViewMode>('grid');
+  const list = useInfiniteQuery(userSupercurationsQuery(userId));
   return (
     <section aria-labelledby="public-supercurations" className="mt-10 grid gap-4">
       <div className="flex items-center justify-between gap-3">
