@@ -31,6 +31,18 @@ export default defineConfig({
           poolOptions: { forks: { singleFork: true } },
         },
       },
+      {
+        test: {
+          // Tests that bound a latency: run alone, after the rest (scripts/test.sh).
+          name: 'solo',
+          include: ['tests/solo/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+        },
+      },
     ],
   },
 });

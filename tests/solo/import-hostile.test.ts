@@ -4,7 +4,7 @@ import { nestedBookmarkFile } from '../support/bookmark-files';
 import { signedInUser } from '../support/client';
 import { testDatabases } from '../support/databases';
 import { whileHealthIsPolled } from '../support/health-probe';
-import { type ServerProcess, startServerProcess } from './support/server-process';
+import { type ServerProcess, startServerProcess } from '../e2e/support/server-process';
 
 const databases = await testDatabases();
 
@@ -16,12 +16,12 @@ const form = (html: string) => {
 
 /**
  * Issue 24 item 1, tried from outside: the real server in its own process gets a hostile file and
- * keeps answering /api/health all along. Before the fix these files blocked it for 17-30 s (and the
- * first one then killed it). The issue's goal is a slowest answer under 100 ms: `npm run bench`
- * reports it; on this 2-core machine with the rest of the suite running beside it, scheduling alone
- * adds 100-400 ms, so the test holds the bound that tells a blocked server from a busy one.
+ * keeps answering /api/health within 100 ms all along. Before the fix these files blocked it for
+ * 17-30 s (and the first one then killed it). A latency bound needs the machine to itself: beside
+ * the rest of the suite, scheduling alone added 100-400 ms on 2 cores, so this file is in the
+ * `solo` project, which `npm test` runs after everything else, alone.
  */
-const BLOCKED_MS = 2_000;
+const HEALTH_BUDGET_MS = 100;
 for (const database of databases) {
   describe(`hostile bookmark files against the server process [${database.name}]`, () => {
     let server: ServerProcess;
@@ -46,17 +46,19 @@ for (const database of databases) {
       expect(preview.folders[0]?.count).toBe(49_000);
       expect(preview.folders[0]?.title.startsWith('f0 / f1 / f2 / ')).toBe(true);
       expect(healthMs.length).toBeGreaterThan(0);
-      expect(slowestHealthMs).toBeLessThan(BLOCKED_MS);
+      console.log(`2.7 MB hostile preview: ${healthMs.length} health answers, slowest ${slowestHealthMs.toFixed(0)} ms`);
+      expect(slowestHealthMs).toBeLessThan(HEALTH_BUDGET_MS);
     });
 
     test('40,000 nested folders (1.5 MB) and no bookmark: a 400', async () => {
       const user = await signedInUser(server.url);
-      const { result: res, slowestHealthMs } = await whileHealthIsPolled(server.url, () =>
+      const { result: res, slowestHealthMs, healthMs } = await whileHealthIsPolled(server.url, () =>
         user.fetch(`${server.url}/api/import/bookmarks`, { method: 'POST', body: form(nestedBookmarkFile(40_000, 0)) }),
       );
+      console.log(`40,000 nested folders: ${healthMs.length} health answers, slowest ${slowestHealthMs.toFixed(0)} ms`);
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ error: 'No bookmarks found in this file', code: 'NO_BOOKMARKS' });
-      expect(slowestHealthMs).toBeLessThan(BLOCKED_MS);
+      expect(slowestHealthMs).toBeLessThan(HEALTH_BUDGET_MS);
     });
   });
 }
