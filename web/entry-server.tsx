@@ -53,6 +53,18 @@ function remember(url: string, key: string, page: ServerRender): ServerRender {
   return page;
 }
 
+/** The deepest route a path matches; matching ranks the whole route table, so results are kept. */
+const matches = new Map<string, ReturnType<typeof matchRoutes>>();
+function leafMatch(pathname: string) {
+  let found = matches.get(pathname);
+  if (found === undefined) {
+    found = matchRoutes(routes, pathname);
+    if (matches.size >= RENDER_CACHE_SIZE) matches.clear();
+    matches.set(pathname, found);
+  }
+  return found?.at(-1);
+}
+
 export interface ServerRender {
   /** The app's markup, for inside #root. */
   html: string;
@@ -69,7 +81,7 @@ export { setApiFetch };
  * not-found state).
  */
 export async function render(url: URL): Promise<ServerRender | null> {
-  const match = matchRoutes(routes, url.pathname)?.at(-1);
+  const match = leafMatch(url.pathname);
   const prefetch = match?.route.path ? VISITOR_PAGES[match.route.path] : undefined;
   if (!match || !prefetch) return null;
 

@@ -80,7 +80,7 @@ export function registerCaching(app: FastifyInstance, hasSessionCookie: (req: Fa
     reply.header('cache-control', PUBLIC_READ_CACHE_CONTROL).header('etag', etag);
     addVary(reply, 'cookie');
     if (matchesEtag(req.headers['if-none-match'], etag)) {
-      reply.code(304).removeHeader('content-type').removeHeader('content-length');
+      reply.code(304).removeHeader('content-type').removeHeader('content-length').removeHeader('content-encoding');
       done(null, '');
       return;
     }

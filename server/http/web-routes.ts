@@ -4,7 +4,6 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOADED_IMAGE_PATH } from '../../shared/domain';
-import { etagOf } from './caching';
 import { loadServerRenderer, type ServerRenderer } from './server-render';
 
 /** What a shared page's HTML head says about it, for link unfurlers (Open Graph, Twitter cards). */
@@ -78,11 +77,6 @@ export function renderPage(template: string, meta: PageMeta): string {
     .replace(/<\/head>/i, () => `  ${head}\n  </head>`);
 }
 
-/** Puts the server render's markup into the app shell's #root, its data right after it. */
-function withContent(html: string, content: { html: string; data: string }): string {
-  return html.replace(/<div id="root"><\/div>/, () => `<div id="root">${content.html}</div>${content.data}`);
-}
-
 /**
  * Serves the built web app. Any GET outside /api that names no file gets index.html, and the
  * client router renders the page (or its 'Page not found'). Pages in `metaPages` get their head
@@ -99,22 +93,8 @@ export async function registerWebRoutes(
   const built = existsSync(indexFile);
   const renderer: ServerRenderer | null = built ? await loadServerRenderer(app, webDir) : null;
   /** The shell with the page rendered into it, for a visitor; the shell alone otherwise. */
-  // The renderer hands back the same object while a page's data is unchanged: the page it made
-  // with the same shell is the same string, whose ETag is worth keeping rather than hashing again.
-  const assembled = new WeakMap<object, { shell: string; html: string; etag: string }>();
-  const page = async (req: FastifyRequest, reply: FastifyReply, shell: string) => {
-    if (!renderer || hasSessionCookie(req)) return shell;
-    const content = await renderer.render(req);
-    if (!content) return shell;
-    let done = assembled.get(content);
-    if (done?.shell !== shell) {
-      const html = withContent(shell, content);
-      done = { shell, html, etag: etagOf(html) };
-      assembled.set(content, done);
-    }
-    reply.header('etag', done.etag);
-    return done.html;
-  };
+  const page = (req: FastifyRequest, reply: FastifyReply, shell: string) =>
+    renderer && !hasSessionCookie(req) ? renderer.page(req, reply, shell) : shell;
   if (built) {
     await app.register(fastifyStatic, {
       root: webDir,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { signedInUser } from '../support/client';
+import { decodedBody, rawGet } from '../support/raw-http';
 import { visible, waitForPath } from './support/flows';
 import { useE2E } from './support/harness';
 
@@ -69,6 +70,25 @@ describe('visitors’ pages, rendered by the server', () => {
     const hiddenLink = await html(`/links/${world.privateLinkId}`);
     expect(hiddenLink.status).toBe(404);
     expect(hiddenLink.body).not.toContain(`${word} private link`);
+  });
+
+  test('a rendered page compressed (brotli, gzip) decodes to exactly its uncompressed bytes, and answers its ETag with a 304', async () => {
+    const url = `${e2e.server.url}/supercurations/public/${slug}`;
+    const plain = await rawGet(url);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toContain(TITLES[11]);
+    for (const coding of ['br', 'gzip']) {
+      const res = await rawGet(url, { 'accept-encoding': coding });
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.body.length).toBeLessThan(plain.body.length / 4);
+      expect(decodedBody(res).equals(plain.body)).toBe(true);
+      expect(res.headers.etag).toBe(plain.headers.etag);
+    }
+    const revalidated = await rawGet(url, { 'accept-encoding': 'br', 'if-none-match': String(plain.headers.etag) });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(revalidated.headers['content-encoding']).toBeUndefined();
   });
 
   test('without JavaScript a reader goes from the directory to a collection, reads it, and comes back', async () => {
