@@ -285,6 +285,11 @@ export async function benchCollections(o: Options): Promise<CollectionsResult> {
       load: get(`/supercurations/public/${plan.slug}`, (b) => b.includes('Design research bench collection')),
     },
     {
+      // As a browser asks for it: the server render's page, compressed (the body is brotli, so only its presence is checked).
+      name: 'Public page HTML, Accept-Encoding: br, gzip',
+      load: { ...get(`/supercurations/public/${plan.slug}`, (b) => b.length > 0), headers: { 'accept-encoding': 'br, gzip' } },
+    },
+    {
       name: `Directory search (?q=, ${SEARCH_WORDS.length} words)`,
       load: {
         url: baseUrl,
