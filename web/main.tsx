@@ -1,10 +1,10 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
 import { AppProviders } from './AppProviders';
 import { createQueryClient } from './lib/queryClient';
 import { hydrateServerData } from './lib/serverData';
 import { loadRoutesOf, routes } from './router';
-import './styles.css';
 
 const queryClient = createQueryClient();
 const root = document.getElementById('root');
@@ -20,5 +20,6 @@ const app = (
     <RouterProvider router={createBrowserRouter(routes)} />
   </AppProviders>
 );
-if (fromServer) hydrateRoot(root, app);
+// Hydrating as a transition lets React yield to the browser between pieces of the page.
+if (fromServer) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
