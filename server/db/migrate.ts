@@ -1,5 +1,5 @@
 import { getMigrations } from 'better-auth/db/migration';
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { AuthOptions } from '../auth';
 import type { Db } from './index';
 import * as m0001 from './migrations/0001_core_schema';
@@ -33,8 +33,11 @@ export const LATEST_SCHEMA = Object.keys(migrations).sort().at(-1) as string;
 
 /** The newest migration applied to the database (null: none yet). */
 export async function schemaVersion(db: Db): Promise<string | null> {
-  const applied = (await new Migrator({ db: db.kysely, provider }).getMigrations()).filter((m) => m.executedAt);
-  return applied.at(-1)?.name ?? null;
+  // One query, not the Migrator's getMigrations (several round trips): /api/health asks on every call.
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)} order by name desc limit 1`.execute(
+    db.kysely,
+  );
+  return rows[0]?.name ?? null;
 }
 
 /**
