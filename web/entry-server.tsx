@@ -16,7 +16,7 @@ import { userQuery } from './routes/ProfilePage';
 
 /**
  * The server render of the pages a visitor opens (issue 13): built by Vite into dist/ssr and loaded
- * by server/http/web-routes.ts. A page here is rendered with the data its first screen shows, which
+ * by server/http/server-render.ts. A page here is rendered with the data its first screen shows, which
  * goes along as JSON for the browser to hydrate without fetching it again.
  */
 
