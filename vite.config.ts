@@ -19,6 +19,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: true,
         // .vite/manifest.json: the chunk graph scripts/bundle-budget.mjs weighs.
         manifest: true,
+        // Importing shared/domain (its barrel) runs nothing: a page carries only the modules whose
+        // exports it uses. The zod schemas then stay out of the visitors' pages (shared/domain/README).
+        rollupOptions: { treeshake: { moduleSideEffects: (id) => !id.includes('/shared/domain/') } },
       },
   server: {
     port: 5173,

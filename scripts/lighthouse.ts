@@ -7,9 +7,12 @@
  * the median of each figure. It measures and prints; it fails on nothing but errors.
  *
  *   LIGHTHOUSE_RUNS=3 CHROMIUM=/usr/bin/chromium npm run lighthouse
+ *
+ * LIGHTHOUSE_TRACES=<dir> also writes each run's performance trace there (<page>-<run>.json), to
+ * open in Chromium's DevTools (Performance panel) and see what a long task is made of.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +25,7 @@ import { freePort } from '../tests/support/free-port';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const TRACES = process.env.LIGHTHOUSE_TRACES;
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -144,9 +148,13 @@ interface Figures {
   bytes: number;
 }
 
-async function measure(url: string, port: number): Promise<Figures> {
+async function measure(url: string, port: number, traceName: string): Promise<Figures> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  if (TRACES) {
+    mkdirSync(TRACES, { recursive: true });
+    writeFileSync(path.join(TRACES, `${traceName}.json`), JSON.stringify(result.artifacts.Trace));
+  }
   const { categories, audits } = result.lhr;
   const numeric = (id: string) => audits[id]?.numericValue ?? Number.NaN;
   const score = (id: (typeof CATEGORIES)[number]) => categories[id]?.score ?? Number.NaN;
@@ -180,7 +188,7 @@ async function main() {
     console.log('page        perf  a11y  b.p.   seo    FCP ms    LCP ms  TBT ms    CLS     KiB');
     for (const [name, pathname] of Object.entries(pages)) {
       const runs: Figures[] = [];
-      for (let i = 0; i < RUNS; i += 1) runs.push(await measure(`${url}${pathname}`, chrome.port));
+      for (let i = 0; i < RUNS; i += 1) runs.push(await measure(`${url}${pathname}`, chrome.port, `${name}-${i + 1}`));
       const m = (key: keyof Figures) => median(runs.map((r) => r[key]));
       console.log(
         [

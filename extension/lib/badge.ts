@@ -1,7 +1,8 @@
-import { normalizeUrl } from '../../shared/domain/links';
+
 import { type ApiClient, isSessionLost } from './api';
 import { browser } from './browser';
 import { whyNotShareable } from './pages';
+import { normalizeUrl } from '../../shared/domain/url';
 
 const SAVED_TEXT = '✓';
 const SAVED_COLOR = '#16a34a';

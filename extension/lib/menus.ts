@@ -1,11 +1,11 @@
 import { ApiError } from '../../shared/api/client';
 import type { Link, LinkPreview } from '../../shared/domain/links';
 import type { AddResourceInput, SupercurationChoice } from '../../shared/domain/supercurations';
-import { SUPERCURATION_MESSAGES } from '../../shared/domain/supercurations';
 import { isSessionLost, messageOf } from './api';
 import type { PageCapture } from './capture';
 import { whyNotShareable } from './pages';
 import { type ShareDraft, draftFromCapture, draftFromPreview, linkInputOf } from './share';
+import { SUPERCURATION_MESSAGES } from '../../shared/domain/messages';
 
 export const ROOT_MENU_ID = 'supercurate';
 const ADD_PREFIX = 'supercurate-add:';

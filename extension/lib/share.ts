@@ -1,9 +1,10 @@
-import { DEFAULT_LINK_TEXT } from '../../shared/domain/constants';
-import { LINK_MESSAGES, type CreateLinkInput, type LinkPreview, URL_MAX_LENGTH } from '../../shared/domain/links';
+import { DEFAULT_LINK_TEXT, URL_MAX_LENGTH } from '../../shared/domain/constants';
+import type { CreateLinkInput, LinkPreview } from '../../shared/domain/links';
 import { displayHost } from '../../shared/domain/url';
 import type { ShareFormValues } from '../../shared/ui/shareForm';
 import type { PageCapture } from './capture';
 import { fileNameOf } from './pages';
+import { LINK_MESSAGES } from '../../shared/domain/messages';
 
 /** What Preview & Share starts from for a new link. */
 export type ShareDraft = Pick<ShareFormValues, 'url' | 'title' | 'description' | 'thumbnailUrl' | 'format'>;

@@ -1,7 +1,7 @@
 import { ExternalLink, Settings } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { LINK_MESSAGES, type CreateLinkInput, type Link, type Topic, type TopicInput } from '../../shared/domain/links';
-import { MSG } from '../../shared/domain/messages';
+import { type CreateLinkInput, type Link, type Topic, type TopicInput } from '../../shared/domain/links';
+import { LINK_MESSAGES, MSG } from '../../shared/domain/messages';
 import type { UserProfile } from '../../shared/domain/schemas';
 import { ShareForm, type ShareFormValues, type SupercurationOption } from '../../shared/ui/PreviewShareDialog';
 import { Button } from '../../shared/ui/primitives/button';

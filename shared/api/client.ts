@@ -9,17 +9,10 @@ import type {
   TopicInput,
   UpdateLinkInput,
 } from '../domain/links';
-import type { BatchShareInput, BatchShareResult } from '../domain/import';
-import {
-  BOOKMARKS_NDJSON,
-  BOOKMARK_MESSAGES,
-  type BookmarkFilePreview,
-  type BookmarkImportSummary,
-  type FolderMapping,
-  readImportEvents,
-} from '../domain/bookmarks';
+import type { BatchShareInput, BatchShareResult, FolderMapping } from '../domain/import';
+import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkFilePreview, type BookmarkImportSummary, readImportEvents } from '../domain/bookmarks';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
-import { ACCOUNT_MESSAGES, type AccountSession } from '../domain/account';
+import type { AccountSession } from '../domain/account';
 import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
 import type {
   AddResourceInput,
@@ -38,6 +31,7 @@ import type {
   UpdateSupercurationInput,
   UpdateTagCategoryInput,
 } from '../domain/supercurations';
+import { ACCOUNT_MESSAGES } from '../domain/messages';
 
 /** An API failure carrying the server's user-facing message. */
 export class ApiError extends Error {

@@ -1,38 +1,8 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants';
-import { MSG } from './messages';
+import { ACCOUNT_MESSAGES, MSG } from './messages';
 import { emailSchema, newPasswordSchema } from './schemas';
-
-/**
- * Account lifecycle (issue 14 item 3): password reset, e-mail verification and change, sessions,
- * export and deletion. The SPEC words none of these screens: our own texts (decisions.md).
- */
-export const ACCOUNT_MESSAGES = {
-  resetRequested: 'If an account uses this address, we have sent it a link to choose a new password. The link works once, for 1 hour.',
-  resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
-  resetDone: 'Your password is changed. Sign in with the new one.',
-  resetFailed: 'Failed to reset the password. Please try again.',
-  passwordChanged: 'Password changed. Your other sessions are signed out.',
-  verificationSent: 'Verification e-mail sent. Check your inbox.',
-  verificationFailed: 'Failed to send the verification e-mail. Please try again.',
-  emailChangeSent: 'Check the new address: the change takes effect when you open the link we sent there.',
-  emailChangeFailed: 'Failed to change the e-mail address. Please try again.',
-  alreadyVerified: 'Your e-mail address is already verified',
-  sameEmail: 'This is already your e-mail address',
-  emailVerified: 'Your e-mail address is verified',
-  verifyLinkInvalid: 'This verification link is invalid or has expired',
-  sessionsFailed: 'Failed to load your sessions',
-  signOutSessionFailed: 'Failed to sign out the session. Please try again.',
-  exportFailed: 'Failed to export your data. Please try again.',
-  deleteEmailMismatch: 'Type your e-mail address exactly as it is to confirm',
-  deleteFailed: 'Failed to delete the account. Please try again.',
-  passwordRequired: 'Enter your password',
-} as const;
-
-/** Where the e-mail verification link ends (the web app's page; Better Auth appends ?error=CODE on failure). */
-export const EMAIL_VERIFIED_PATH = '/email-verified';
-/** The web app's page the reset e-mail links to, with ?token=. */
-export const RESET_PASSWORD_PATH = '/reset-password';
+import { EMAIL_VERIFIED_PATH } from './url';
 
 const token = z.string({ error: ACCOUNT_MESSAGES.resetInvalid }).min(1, ACCOUNT_MESSAGES.resetInvalid).max(2000, ACCOUNT_MESSAGES.resetInvalid);
 const password = z

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Bookmark files (issue 6 item 5): the Netscape bookmark HTML every browser exports. */
 
 /** Upload limits: the file's size (413 beyond) and its bookmarks (400 beyond). */
@@ -37,24 +35,6 @@ export const flattenedFoldersText = (n: number) =>
 
 // ---------------------------------------------------------------------------------------------
 // Folders → collections
-
-/** Where a folder's bookmarks go: a new private collection (the default), one of the user's, or none. */
-export const folderTargetSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('new') }).strict(),
-  z.object({ type: z.literal('none') }).strict(),
-  z.object({ type: z.literal('collection'), id: z.string().min(1).max(64) }).strict(),
-]);
-export type FolderTarget = z.infer<typeof folderTargetSchema>;
-
-/**
- * The multipart field 'mapping' of POST /api/import/bookmarks (sent before the file): folder
- * title (as the preview lists it, 'Parent / Child') → target. Folders not in it get { type: 'new' }.
- */
-export const folderMappingSchema = z.record(z.string().min(1).max(2000), folderTargetSchema).refine(
-  (m) => Object.keys(m).length <= BOOKMARKS_MAX_COUNT,
-  { message: 'Too many folders' },
-);
-export type FolderMapping = z.infer<typeof folderMappingSchema>;
 
 /** One folder of a bookmarks file as the preview lists it. */
 export interface BookmarkFolderPreview {

@@ -96,3 +96,96 @@ export const TOPIC_PALETTE = [
   '#65a30d',
   '#475569',
 ] as const;
+
+/** SPEC §3: the author name shown when the user is missing. */
+export const UNKNOWN_USER_NAME = 'Unknown User';
+export const TITLE_MAX_LENGTH = 300;
+export const DESCRIPTION_MAX_LENGTH = 5000;
+export const LINK_TEXT_MAX_LENGTH = 50;
+export const URL_MAX_LENGTH = 2048;
+export const TOPIC_NAME_MAX_LENGTH = 50;
+export const MAX_TOPICS_PER_LINK = 20;
+
+export const FORMAT_IDS = FORMATS.map((f) => f.id) as [FormatId, ...FormatId[]];
+export const TIME_WINDOWS = ['all', 'today', 'week', 'month'] as const;
+export const LINK_SORTS = ['newest', 'oldest', 'most_liked'] as const;
+
+export const HEX_COLOR = /^#[0-9a-f]{6}$/i;
+
+/** The path of an image uploaded to our server (POST /api/uploads/images answers one). */
+export const UPLOADED_IMAGE_PATH = /^\/api\/uploads\/[a-z0-9/_-]+\.webp$/i;
+
+export const SUPERCURATION_PAGE_SIZE = 24;
+export const DIRECTORY_PAGE_SIZE = 24;
+export const SLUG_MAX_LENGTH = 100;
+export const TAG_NAME_MAX_LENGTH = 50;
+export const TAG_CATEGORY_NAME_MAX_LENGTH = 50;
+export const MAX_TOPICS_PER_SUPERCURATION = 20;
+export const SEARCH_QUERY_MAX_LENGTH = 200;
+
+/** SPEC §5: lowercase letters, digits and single inner hyphens. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+// ---------------------------------------------------------------------------------------------
+// Focus categories (SPEC §2 directory). A collection belongs to a focus category when one of its
+// topics has one of that category's topic ids (the ids of the 20 default topics, derived from
+// their names, plus the category's own id so a user topic named like the category counts too).
+// A collection with no topic of any category is 'generaliste'. A collection may be in several.
+
+export const FOCUS_TOPIC_IDS: Record<FocusCategory, readonly string[]> = {
+  generaliste: [],
+  'tech-politique': ['tech-politique'],
+  'tech-social': ['tech-social'],
+  'tech-retail': ['tech-retail'],
+  ia: ['ai', 'ia'],
+  'silicon-valley': ['silicon-valley'],
+  'ia-audio-video': ['ia-audio-video'],
+  'strategie-innovation': ['strategie-innovation'],
+  'futur-of-work': ['future-of-work', 'futur-of-work', 'productivity'],
+  'creator-economy': ['creator-economy'],
+  marketing: ['marketing'],
+  tourisme: ['tourisme'],
+  'product-management': ['product-management'],
+  growth: ['growth'],
+  medias: ['medias'],
+  dystopie: ['dystopie'],
+  culturetech: ['culturetech'],
+  chine: ['chine'],
+  us: ['us'],
+  neuroscience: ['neuroscience'],
+};
+
+/** Every topic id that puts a collection in some focus category other than 'generaliste'. */
+export const FOCUS_MAPPED_TOPIC_IDS: readonly string[] = [...new Set(Object.values(FOCUS_TOPIC_IDS).flat())];
+
+/** The focus categories a collection with these topic ids belongs to. */
+export function focusCategoriesOf(topicIds: readonly string[]): FocusCategory[] {
+  const found = FOCUS_CATEGORIES.filter(
+    (f) => f !== 'generaliste' && FOCUS_TOPIC_IDS[f].some((t) => topicIds.includes(t)),
+  );
+  return found.length > 0 ? found : ['generaliste'];
+}
+
+/** Display labels of the focus chips (the ids are the spec's; labels are ours). */
+export const FOCUS_LABELS: Record<FocusCategory, string> = {
+  generaliste: 'Généraliste',
+  'tech-politique': 'Tech & Politique',
+  'tech-social': 'Tech & Social',
+  'tech-retail': 'Tech & Retail',
+  ia: 'IA',
+  'silicon-valley': 'Silicon Valley',
+  'ia-audio-video': 'IA Audio/Video',
+  'strategie-innovation': 'Stratégie & Innovation',
+  'futur-of-work': 'Futur of Work',
+  'creator-economy': 'Creator Economy',
+  marketing: 'Marketing',
+  tourisme: 'Tourisme',
+  'product-management': 'Product Management',
+  growth: 'Growth',
+  medias: 'Médias',
+  dystopie: 'Dystopie',
+  culturetech: 'CultureTech',
+  chine: 'Chine',
+  us: 'US',
+  neuroscience: 'Neuroscience',
+};

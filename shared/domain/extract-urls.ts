@@ -1,4 +1,6 @@
-import { URL_MAX_LENGTH, normalizeUrl } from './links';
+
+import { URL_MAX_LENGTH } from './constants';
+import { normalizeUrl } from './url';
 
 /**
  * Finding links in free text: pasted newsletters, chat exports, tweets, markdown, HTML, and the

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { FormatId } from './constants';
-import { LINK_MESSAGES, type Link, createLinkSchema, formatSchema } from './links';
+import { type Link, createLinkSchema, formatSchema } from './links';
+import { LINK_MESSAGES } from './messages';
+import { BOOKMARKS_MAX_COUNT } from './bookmarks';
 
 /** Texts of SPEC §8 (Import and sharing) and §5 (batch rule) verbatim, then our own. */
 export const IMPORT_MESSAGES = {
@@ -120,3 +122,26 @@ export function batchItemLink(
     supercurationIds: settings.supercurationIds,
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bookmark files: folders → collections
+
+/** Where a folder's bookmarks go: a new private collection (the default), one of the user's, or none. */
+export const folderTargetSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('new') }).strict(),
+  z.object({ type: z.literal('none') }).strict(),
+  z.object({ type: z.literal('collection'), id: z.string().min(1).max(64) }).strict(),
+]);
+
+export type FolderTarget = z.infer<typeof folderTargetSchema>;
+
+/**
+ * The multipart field 'mapping' of POST /api/import/bookmarks (sent before the file): folder
+ * title (as the preview lists it, 'Parent / Child') → target. Folders not in it get { type: 'new' }.
+ */
+export const folderMappingSchema = z.record(z.string().min(1).max(2000), folderTargetSchema).refine(
+  (m) => Object.keys(m).length <= BOOKMARKS_MAX_COUNT,
+  { message: 'Too many folders' },
+);
+
+export type FolderMapping = z.infer<typeof folderMappingSchema>;

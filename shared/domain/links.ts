@@ -1,44 +1,22 @@
 import { z } from 'zod';
-import { DEFAULT_LINK_TEXT, FORMATS, type FormatId } from './constants';
+import {
+  DEFAULT_LINK_TEXT,
+  DESCRIPTION_MAX_LENGTH,
+  FORMAT_IDS,
+  type FormatId,
+  HEX_COLOR,
+  LINK_SORTS,
+  LINK_TEXT_MAX_LENGTH,
+  MAX_TOPICS_PER_LINK,
+  TIME_WINDOWS,
+  TITLE_MAX_LENGTH,
+  TOPIC_NAME_MAX_LENGTH,
+  UPLOADED_IMAGE_PATH,
+  URL_MAX_LENGTH,
+} from './constants';
 import { cleanText } from './text';
-import { isHttpUrl } from './url';
-
-export const LINK_MESSAGES = {
-  invalidLinkData: 'Invalid link data',
-  mustLogInToShare: 'Must be logged in to share links',
-  mustLogInToLike: 'Must be logged in to like links',
-  mustLogInToDelete: 'Must be logged in to delete links',
-  onlyOwnLinksDeleted: 'You can only delete your own links',
-  linkNotFound: 'Link not found',
-  loadLinkFailed: 'Failed to load link details',
-  fetchLinksFailed: 'Failed to fetch links',
-  fetchMoreLinksFailed: 'Failed to fetch more links',
-  loadLinksFailed: 'Failed to load links',
-  shareLinkFailed: 'Failed to share link',
-  previewFailed: 'Failed to fetch link preview',
-  noPreview: 'No preview available',
-  deleteConfirm: 'Are you sure you want to delete this link? This action cannot be undone.',
-  linkCopied: 'Link copied to clipboard',
-  copyFailed: 'Failed to copy link',
-  // Not worded by the spec (decisions.md):
-  onlyHttpUrls: 'Only http(s) links can be shared',
-  previewRefused: 'This address cannot be previewed',
-  cannotEditLink: 'You can only edit your own links or links in your supercurations',
-  onlyAuthorPlacesLink: "Only the link's author can change its main feed setting or add it to other supercurations",
-  cannotRepostOwn: 'You cannot repost your own link',
-  alreadyReposted: 'You have already reposted this link',
-  topicNameRequired: 'Topic name is required',
-  topicExists: 'A topic with this name already exists',
-  topicNotFound: 'Topic not found',
-  invalidColor: 'Colour must be a hex colour like #2563eb',
-  mustLogInToUpdate: 'Must be logged in to update links',
-  mustLogInToRepost: 'Must be logged in to repost links',
-  invalidCursor: 'Invalid page cursor',
-  /** SPEC §8 (Supercurations), also given when a link is shared into a collection the user may not edit. */
-  supercurationNotFound: 'Supercuration not found',
-  /** Under "Don't add to main feed" when every chosen collection is private (issue 14). */
-  staysPrivate: "This link stays private: only you and the collections' editors can see it.",
-} as const;
+import { normalizeUrl } from './url';
+import { LINK_MESSAGES } from './messages';
 
 /**
  * Issue 14, private by default where it is private: a link shared only into private collections
@@ -49,43 +27,6 @@ export function privateByDefault(collections: readonly { isPublic: boolean }[]):
   return collections.length > 0 && collections.every((c) => !c.isPublic);
 }
 
-/** SPEC §3: the author name shown when the user is missing. */
-export const UNKNOWN_USER_NAME = 'Unknown User';
-
-export const TITLE_MAX_LENGTH = 300;
-export const DESCRIPTION_MAX_LENGTH = 5000;
-export const LINK_TEXT_MAX_LENGTH = 50;
-export const URL_MAX_LENGTH = 2048;
-export const TOPIC_NAME_MAX_LENGTH = 50;
-export const MAX_TOPICS_PER_LINK = 20;
-
-/**
- * SPEC §5 URL normalisation: trim, drop leading @ and slashes, prefix https:// when there is no
- * scheme. Returns null unless the result is an http(s) URL (javascript:, data:, ftp: ... refused).
- */
-export function normalizeUrl(raw: string): string | null {
-  const trimmed = raw.trim().replace(/^[@/]+/, '');
-  if (!trimmed) return null;
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !/^[^:/]+:\d+(\/|$)/.test(trimmed)
-    ? trimmed
-    : `https://${trimmed}`;
-  if (!isHttpUrl(withScheme)) return null;
-  const url = new URL(withScheme);
-  if (!url.hostname.includes('.') && url.hostname !== 'localhost') return null;
-  return url.toString();
-}
-
-/** The topic id of SPEC §3: the lowercase name with runs of non-alphanumerics as one hyphen. */
-export function topicIdOf(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
-export const FORMAT_IDS = FORMATS.map((f) => f.id) as [FormatId, ...FormatId[]];
 export const formatSchema = z.enum(FORMAT_IDS);
 
 const invalid = { error: LINK_MESSAGES.invalidLinkData };
@@ -104,9 +45,6 @@ const optionalUrl = z
     }
     return url;
   });
-
-/** The path of an image uploaded to our server (POST /api/uploads/images answers one). */
-export const UPLOADED_IMAGE_PATH = /^\/api\/uploads\/[a-z0-9/_-]+\.webp$/i;
 
 /** A thumbnail is an http(s) URL or an image uploaded to our server (/api/uploads/...). */
 export const thumbnailUrlField = z
@@ -156,9 +94,6 @@ export type CreateLink = z.output<typeof createLinkSchema>;
 export const updateLinkSchema = z.object(fields, invalid).partial();
 export type UpdateLinkInput = z.input<typeof updateLinkSchema>;
 export type UpdateLink = z.output<typeof updateLinkSchema>;
-
-export const TIME_WINDOWS = ['all', 'today', 'week', 'month'] as const;
-export const LINK_SORTS = ['newest', 'oldest', 'most_liked'] as const;
 
 export const linkListQuerySchema = z.object({
   /**
@@ -239,8 +174,6 @@ export interface Topic {
   color: string;
   createdAt: string;
 }
-
-export const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 
 export const topicInputSchema = z.object({
   name: cleanText({ error: LINK_MESSAGES.topicNameRequired })

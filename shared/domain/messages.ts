@@ -35,3 +35,125 @@ export const MSG = {
   pageNotFound: 'Page not found',
   profileUpdated: 'Profile updated',
 } as const;
+
+export const LINK_MESSAGES = {
+  invalidLinkData: 'Invalid link data',
+  mustLogInToShare: 'Must be logged in to share links',
+  mustLogInToLike: 'Must be logged in to like links',
+  mustLogInToDelete: 'Must be logged in to delete links',
+  onlyOwnLinksDeleted: 'You can only delete your own links',
+  linkNotFound: 'Link not found',
+  loadLinkFailed: 'Failed to load link details',
+  fetchLinksFailed: 'Failed to fetch links',
+  fetchMoreLinksFailed: 'Failed to fetch more links',
+  loadLinksFailed: 'Failed to load links',
+  shareLinkFailed: 'Failed to share link',
+  previewFailed: 'Failed to fetch link preview',
+  noPreview: 'No preview available',
+  deleteConfirm: 'Are you sure you want to delete this link? This action cannot be undone.',
+  linkCopied: 'Link copied to clipboard',
+  copyFailed: 'Failed to copy link',
+  // Not worded by the spec (decisions.md):
+  onlyHttpUrls: 'Only http(s) links can be shared',
+  previewRefused: 'This address cannot be previewed',
+  cannotEditLink: 'You can only edit your own links or links in your supercurations',
+  onlyAuthorPlacesLink: "Only the link's author can change its main feed setting or add it to other supercurations",
+  cannotRepostOwn: 'You cannot repost your own link',
+  alreadyReposted: 'You have already reposted this link',
+  topicNameRequired: 'Topic name is required',
+  topicExists: 'A topic with this name already exists',
+  topicNotFound: 'Topic not found',
+  invalidColor: 'Colour must be a hex colour like #2563eb',
+  mustLogInToUpdate: 'Must be logged in to update links',
+  mustLogInToRepost: 'Must be logged in to repost links',
+  invalidCursor: 'Invalid page cursor',
+  /** SPEC §8 (Supercurations), also given when a link is shared into a collection the user may not edit. */
+  supercurationNotFound: 'Supercuration not found',
+  /** Under "Don't add to main feed" when every chosen collection is private (issue 14). */
+  staysPrivate: "This link stays private: only you and the collections' editors can see it.",
+} as const;
+
+/** User-facing texts of SPEC §8 (Supercurations, Resources, Collaborators) verbatim, then our own. */
+export const SUPERCURATION_MESSAGES = {
+  // SPEC §8 Supercurations
+  fetchFailed: 'Failed to fetch supercurations',
+  mustLogInToCreate: 'Must be logged in to create supercurations',
+  mustLogInToUpdate: 'Must be logged in to update supercurations',
+  mustLogInToRemove: 'Must be logged in to remove supercurations',
+  titleRequired: 'Title is required',
+  createFailed: 'Failed to create supercuration',
+  notFound: 'Supercuration not found',
+  loadFailed: 'Failed to load supercuration',
+  isPrivate: 'This supercuration is private',
+  /** What the public page shows (and its API answers) for a missing or private collection. */
+  publicNotFound: "This supercuration doesn't exist or is private",
+  // SPEC §5
+  slugInvalid: 'Only lowercase letters, numbers, and hyphens are allowed',
+  emailInvalid: MSG.emailInvalid,
+  // SPEC §8 Resources
+  resourceUpdated: 'Resource updated successfully',
+  updateResourceFailed: 'Failed to update resource',
+  duplicateLink: 'This link has already been added to this supercuration',
+  addResourceFailed: 'Failed to add resource',
+  removeResourceFailed: 'Failed to remove resource',
+  linkNotFound: LINK_MESSAGES.linkNotFound,
+  // SPEC §8 Collaborators ('Added {name} as collaborator': see addedCollaborator())
+  addCollaboratorFailed: 'Failed to add collaborator',
+  removedCollaborator: 'Removed collaborator',
+  removeCollaboratorFailed: 'Failed to remove collaborator',
+  // SPEC §2 / §4 screen texts
+  subscribeThanks: "Thanks for subscribing! You'll receive updates when new resources are added.",
+  noneFound: 'No supercurations found',
+  noPublic: 'No public supercurations yet',
+  newCategoryName: 'New Category',
+  removeResourceTitle: 'Remove Resource',
+  // Not worded by the spec (docs/decisions.md):
+  slugRequired: 'A URL is required for public supercurations',
+  slugTaken: 'This URL is already taken',
+  cannotEdit: 'Only the owner and collaborators can edit this supercuration',
+  ownerOnlyDelete: 'Only the owner can delete this supercuration',
+  ownerOnlyRemoveCollaborator: 'Only the owner can remove other collaborators',
+  ownerOnlyTopics: 'Only the owner can change the topics of this supercuration',
+  categoryNameRequired: 'Category name is required',
+  categoryNotFound: 'Tag category not found',
+  tagNameRequired: 'Tag name is required',
+  tagExists: 'This tag already exists in this category',
+  tagNotFound: 'Tag not found',
+  unknownTags: "Tags must be among this supercuration's tags",
+  userNotFound: MSG.userNotFound,
+  alreadyCollaborator: 'This user is already a collaborator',
+  ownerIsNotCollaborator: 'The owner already edits this supercuration',
+  collaboratorNotFound: 'Collaborator not found',
+  invalidFocus: 'Unknown focus category',
+  invalidInput: 'Invalid supercuration data',
+  tooManySubscribeAttempts: MSG.tooManyRequests,
+} as const;
+
+/** 'Added {name} as collaborator' (SPEC §8). */
+export const addedCollaborator = (name: string) => `Added ${name} as collaborator`;
+
+/**
+ * Account lifecycle (issue 14 item 3): password reset, e-mail verification and change, sessions,
+ * export and deletion. The SPEC words none of these screens: our own texts (decisions.md).
+ */
+export const ACCOUNT_MESSAGES = {
+  resetRequested: 'If an account uses this address, we have sent it a link to choose a new password. The link works once, for 1 hour.',
+  resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
+  resetDone: 'Your password is changed. Sign in with the new one.',
+  resetFailed: 'Failed to reset the password. Please try again.',
+  passwordChanged: 'Password changed. Your other sessions are signed out.',
+  verificationSent: 'Verification e-mail sent. Check your inbox.',
+  verificationFailed: 'Failed to send the verification e-mail. Please try again.',
+  emailChangeSent: 'Check the new address: the change takes effect when you open the link we sent there.',
+  emailChangeFailed: 'Failed to change the e-mail address. Please try again.',
+  alreadyVerified: 'Your e-mail address is already verified',
+  sameEmail: 'This is already your e-mail address',
+  emailVerified: 'Your e-mail address is verified',
+  verifyLinkInvalid: 'This verification link is invalid or has expired',
+  sessionsFailed: 'Failed to load your sessions',
+  signOutSessionFailed: 'Failed to sign out the session. Please try again.',
+  exportFailed: 'Failed to export your data. Please try again.',
+  deleteEmailMismatch: 'Type your e-mail address exactly as it is to confirm',
+  deleteFailed: 'Failed to delete the account. Please try again.',
+  passwordRequired: 'Enter your password',
+} as const;

@@ -95,8 +95,3 @@ export interface ApiErrorBody {
   code?: string;
   issues?: { path: string; message: string }[];
 }
-
-/** The e-mail's local part, used as a handle and as the fallback display name. */
-export function handleOf(email: string): string {
-  return email.split('@')[0] ?? email;
-}

@@ -1,5 +1,6 @@
 /** Following (issue 5): a signed-in user subscribes to another user as a publisher (SPEC §3 Subscription). */
-import { handleOf } from './schemas';
+import { handleOf } from './names';
+
 
 export const SUBSCRIPTION_MESSAGES = {
   mustLogInToSubscribe: 'You must be logged in to subscribe',

@@ -1,164 +1,23 @@
 import { z } from 'zod';
-import { FOCUS_CATEGORIES, type FocusCategory } from './constants';
 import {
   DESCRIPTION_MAX_LENGTH,
+  FOCUS_CATEGORIES,
+  type FocusCategory,
   HEX_COLOR,
   LINK_SORTS,
-  LINK_MESSAGES,
-  type LinkAuthor,
+  MAX_TOPICS_PER_SUPERCURATION,
+  SEARCH_QUERY_MAX_LENGTH,
+  SLUG_MAX_LENGTH,
+  SLUG_PATTERN,
+  TAG_CATEGORY_NAME_MAX_LENGTH,
+  TAG_NAME_MAX_LENGTH,
   TIME_WINDOWS,
   TITLE_MAX_LENGTH,
-  createLinkSchema,
-  formatSchema,
-  thumbnailUrlField,
-  topicIdOf,
-} from './links';
-import { MSG } from './messages';
+} from './constants';
+import { type LinkAuthor, createLinkSchema, formatSchema, thumbnailUrlField } from './links';
+import { LINK_MESSAGES, SUPERCURATION_MESSAGES } from './messages';
 import { emailSchema } from './schemas';
 import { cleanText } from './text';
-
-/** User-facing texts of SPEC §8 (Supercurations, Resources, Collaborators) verbatim, then our own. */
-export const SUPERCURATION_MESSAGES = {
-  // SPEC §8 Supercurations
-  fetchFailed: 'Failed to fetch supercurations',
-  mustLogInToCreate: 'Must be logged in to create supercurations',
-  mustLogInToUpdate: 'Must be logged in to update supercurations',
-  mustLogInToRemove: 'Must be logged in to remove supercurations',
-  titleRequired: 'Title is required',
-  createFailed: 'Failed to create supercuration',
-  notFound: 'Supercuration not found',
-  loadFailed: 'Failed to load supercuration',
-  isPrivate: 'This supercuration is private',
-  /** What the public page shows (and its API answers) for a missing or private collection. */
-  publicNotFound: "This supercuration doesn't exist or is private",
-  // SPEC §5
-  slugInvalid: 'Only lowercase letters, numbers, and hyphens are allowed',
-  emailInvalid: MSG.emailInvalid,
-  // SPEC §8 Resources
-  resourceUpdated: 'Resource updated successfully',
-  updateResourceFailed: 'Failed to update resource',
-  duplicateLink: 'This link has already been added to this supercuration',
-  addResourceFailed: 'Failed to add resource',
-  removeResourceFailed: 'Failed to remove resource',
-  linkNotFound: LINK_MESSAGES.linkNotFound,
-  // SPEC §8 Collaborators ('Added {name} as collaborator': see addedCollaborator())
-  addCollaboratorFailed: 'Failed to add collaborator',
-  removedCollaborator: 'Removed collaborator',
-  removeCollaboratorFailed: 'Failed to remove collaborator',
-  // SPEC §2 / §4 screen texts
-  subscribeThanks: "Thanks for subscribing! You'll receive updates when new resources are added.",
-  noneFound: 'No supercurations found',
-  noPublic: 'No public supercurations yet',
-  newCategoryName: 'New Category',
-  removeResourceTitle: 'Remove Resource',
-  // Not worded by the spec (docs/decisions.md):
-  slugRequired: 'A URL is required for public supercurations',
-  slugTaken: 'This URL is already taken',
-  cannotEdit: 'Only the owner and collaborators can edit this supercuration',
-  ownerOnlyDelete: 'Only the owner can delete this supercuration',
-  ownerOnlyRemoveCollaborator: 'Only the owner can remove other collaborators',
-  ownerOnlyTopics: 'Only the owner can change the topics of this supercuration',
-  categoryNameRequired: 'Category name is required',
-  categoryNotFound: 'Tag category not found',
-  tagNameRequired: 'Tag name is required',
-  tagExists: 'This tag already exists in this category',
-  tagNotFound: 'Tag not found',
-  unknownTags: "Tags must be among this supercuration's tags",
-  userNotFound: MSG.userNotFound,
-  alreadyCollaborator: 'This user is already a collaborator',
-  ownerIsNotCollaborator: 'The owner already edits this supercuration',
-  collaboratorNotFound: 'Collaborator not found',
-  invalidFocus: 'Unknown focus category',
-  invalidInput: 'Invalid supercuration data',
-  tooManySubscribeAttempts: MSG.tooManyRequests,
-} as const;
-
-/** 'Added {name} as collaborator' (SPEC §8). */
-export const addedCollaborator = (name: string) => `Added ${name} as collaborator`;
-
-export const SUPERCURATION_PAGE_SIZE = 24;
-export const DIRECTORY_PAGE_SIZE = 24;
-export const SLUG_MAX_LENGTH = 100;
-export const TAG_NAME_MAX_LENGTH = 50;
-export const TAG_CATEGORY_NAME_MAX_LENGTH = 50;
-export const MAX_TOPICS_PER_SUPERCURATION = 20;
-export const SEARCH_QUERY_MAX_LENGTH = 200;
-
-/** SPEC §5: lowercase letters, digits and single inner hyphens. */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-/**
- * SPEC §5: the slug typed from the title: lowercase, runs of non-alphanumerics become one hyphen,
- * edge hyphens trimmed; accents are folded (é → e). Truncated to SLUG_MAX_LENGTH without a
- * trailing hyphen. May be '' (a title with no latin letter or digit): the user then types one.
- */
-export function slugify(title: string): string {
-  return topicIdOf(title).slice(0, SLUG_MAX_LENGTH).replace(/-+$/, '');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Focus categories (SPEC §2 directory). A collection belongs to a focus category when one of its
-// topics has one of that category's topic ids (the ids of the 20 default topics, derived from
-// their names, plus the category's own id so a user topic named like the category counts too).
-// A collection with no topic of any category is 'generaliste'. A collection may be in several.
-
-export const FOCUS_TOPIC_IDS: Record<FocusCategory, readonly string[]> = {
-  generaliste: [],
-  'tech-politique': ['tech-politique'],
-  'tech-social': ['tech-social'],
-  'tech-retail': ['tech-retail'],
-  ia: ['ai', 'ia'],
-  'silicon-valley': ['silicon-valley'],
-  'ia-audio-video': ['ia-audio-video'],
-  'strategie-innovation': ['strategie-innovation'],
-  'futur-of-work': ['future-of-work', 'futur-of-work', 'productivity'],
-  'creator-economy': ['creator-economy'],
-  marketing: ['marketing'],
-  tourisme: ['tourisme'],
-  'product-management': ['product-management'],
-  growth: ['growth'],
-  medias: ['medias'],
-  dystopie: ['dystopie'],
-  culturetech: ['culturetech'],
-  chine: ['chine'],
-  us: ['us'],
-  neuroscience: ['neuroscience'],
-};
-
-/** Every topic id that puts a collection in some focus category other than 'generaliste'. */
-export const FOCUS_MAPPED_TOPIC_IDS: readonly string[] = [...new Set(Object.values(FOCUS_TOPIC_IDS).flat())];
-
-/** The focus categories a collection with these topic ids belongs to. */
-export function focusCategoriesOf(topicIds: readonly string[]): FocusCategory[] {
-  const found = FOCUS_CATEGORIES.filter(
-    (f) => f !== 'generaliste' && FOCUS_TOPIC_IDS[f].some((t) => topicIds.includes(t)),
-  );
-  return found.length > 0 ? found : ['generaliste'];
-}
-
-/** Display labels of the focus chips (the ids are the spec's; labels are ours). */
-export const FOCUS_LABELS: Record<FocusCategory, string> = {
-  generaliste: 'Généraliste',
-  'tech-politique': 'Tech & Politique',
-  'tech-social': 'Tech & Social',
-  'tech-retail': 'Tech & Retail',
-  ia: 'IA',
-  'silicon-valley': 'Silicon Valley',
-  'ia-audio-video': 'IA Audio/Video',
-  'strategie-innovation': 'Stratégie & Innovation',
-  'futur-of-work': 'Futur of Work',
-  'creator-economy': 'Creator Economy',
-  marketing: 'Marketing',
-  tourisme: 'Tourisme',
-  'product-management': 'Product Management',
-  growth: 'Growth',
-  medias: 'Médias',
-  dystopie: 'Dystopie',
-  culturetech: 'CultureTech',
-  chine: 'Chine',
-  us: 'US',
-  neuroscience: 'Neuroscience',
-};
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -390,9 +249,4 @@ export interface EmailSubscriberGroup {
   supercurationId: string;
   title: string;
   subscribers: { email: string; confirmedAt: string }[];
-}
-
-/** The path of a public collection's RSS feed (private collections have none). */
-export function collectionFeedPath(slug: string): string {
-  return `/supercurations/public/${encodeURIComponent(slug)}/feed.xml`;
 }

@@ -58,3 +58,30 @@ export function imageSrcSet(shown: string, baseUrl = ''): string | null {
   if (!RESIZABLE.test(shown)) return null;
   return IMAGE_WIDTHS.map((width) => `${baseUrl}${imageVariantUrl(shown, width)} ${width}w`).join(', ');
 }
+
+/**
+ * SPEC §5 URL normalisation: trim, drop leading @ and slashes, prefix https:// when there is no
+ * scheme. Returns null unless the result is an http(s) URL (javascript:, data:, ftp: ... refused).
+ */
+export function normalizeUrl(raw: string): string | null {
+  const trimmed = raw.trim().replace(/^[@/]+/, '');
+  if (!trimmed) return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !/^[^:/]+:\d+(\/|$)/.test(trimmed)
+    ? trimmed
+    : `https://${trimmed}`;
+  if (!isHttpUrl(withScheme)) return null;
+  const url = new URL(withScheme);
+  if (!url.hostname.includes('.') && url.hostname !== 'localhost') return null;
+  return url.toString();
+}
+
+/** The path of a public collection's RSS feed (private collections have none). */
+export function collectionFeedPath(slug: string): string {
+  return `/supercurations/public/${encodeURIComponent(slug)}/feed.xml`;
+}
+
+/** Where the e-mail verification link ends (the web app's page; Better Auth appends ?error=CODE on failure). */
+export const EMAIL_VERIFIED_PATH = '/email-verified';
+
+/** The web app's page the reset e-mail links to, with ?token=. */
+export const RESET_PASSWORD_PATH = '/reset-password';

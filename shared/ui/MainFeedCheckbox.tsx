@@ -1,6 +1,7 @@
-import { LINK_MESSAGES } from '../domain/links';
+
 import { Checkbox } from './primitives/checkbox';
 import { Label } from './primitives/label';
+import { LINK_MESSAGES } from '../domain/messages';
 
 interface MainFeedCheckboxProps {
   id: string;

@@ -1,16 +1,12 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { DEFAULT_LINK_TEXT } from '../domain/constants';
 import {
+  DEFAULT_LINK_TEXT,
   DESCRIPTION_MAX_LENGTH,
-  LINK_MESSAGES,
   LINK_TEXT_MAX_LENGTH,
   TITLE_MAX_LENGTH,
   URL_MAX_LENGTH,
-  type CreateLinkInput,
-  privateByDefault,
-  type Topic,
-  type TopicInput,
-} from '../domain/links';
+} from '../domain/constants';
+import { type CreateLinkInput, privateByDefault, type Topic, type TopicInput } from '../domain/links';
 import { errorText } from './errorText';
 import { FormatPicker } from './FormatPicker';
 import { MainFeedCheckbox } from './MainFeedCheckbox';
@@ -42,6 +38,7 @@ import {
 import { SupercurationPicker, type SupercurationOption } from './SupercurationPicker';
 import { ThumbnailField } from './ThumbnailField';
 import { TopicPicker } from './TopicPicker';
+import { LINK_MESSAGES } from '../domain/messages';
 
 export type { ShareFormValues } from './shareForm';
 export type { SupercurationOption } from './SupercurationPicker';

@@ -1,7 +1,7 @@
 import { X } from 'lucide-react';
 import { useState, type ChangeEvent } from 'react';
-import { AVATAR_MAX_BYTES } from '../domain/constants';
-import { URL_MAX_LENGTH } from '../domain/links';
+import { AVATAR_MAX_BYTES, URL_MAX_LENGTH } from '../domain/constants';
+
 import { MSG } from '../domain/messages';
 import { errorText } from './errorText';
 import { Button } from './primitives/button';

@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
-import { DEFAULT_TOPIC_COLOR } from '../domain/constants';
-import { TOPIC_NAME_MAX_LENGTH, topicInputSchema, type TopicInput } from '../domain/links';
+import { DEFAULT_TOPIC_COLOR, TOPIC_NAME_MAX_LENGTH } from '../domain/constants';
+import { topicInputSchema, type TopicInput } from '../domain/links';
 import { ColorPalette } from './ColorPalette';
 import { errorText } from './errorText';
 import { Button } from './primitives/button';

@@ -1,12 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 import { CircleCheck, Mail } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { SUPERCURATION_MESSAGES, emailSubscribeSchema } from '../../../shared/domain';
+import { SUPERCURATION_MESSAGES } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Field, invalidProps } from '../../../shared/ui/primitives/field';
 import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Input } from '../../../shared/ui/primitives/input';
 import { api, messageOf } from '../../lib/api';
+
+/**
+ * The address check, loaded once the visitor turns to the form: the validation library (zod) is
+ * not part of the public page's first load.
+ */
+const emailSubscribeSchema = () => import('../../../shared/domain/supercurations').then((m) => m.emailSubscribeSchema);
 
 /** Subscribe by e-mail to a public collection; after success the server's message replaces the form (SPEC §4). */
 export function SubscribeBox({ supercurationId }: { supercurationId: string }) {
@@ -14,9 +20,9 @@ export function SubscribeBox({ supercurationId }: { supercurationId: string }) {
   const [invalid, setInvalid] = useState<string | undefined>();
   const subscribe = useMutation({ mutationFn: (address: string) => api.subscribeByEmail(supercurationId, address) });
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = emailSubscribeSchema.safeParse({ email });
+    const parsed = (await emailSubscribeSchema()).safeParse({ email });
     if (!parsed.success) {
       setInvalid(SUPERCURATION_MESSAGES.emailInvalid);
       document.getElementById('subscribe-email')?.focus();
@@ -39,7 +45,7 @@ export function SubscribeBox({ supercurationId }: { supercurationId: string }) {
             {subscribe.data.message || SUPERCURATION_MESSAGES.subscribeThanks}
           </p>
         ) : (
-          <form noValidate onSubmit={submit} className="mt-3 grid gap-3">
+          <form noValidate onSubmit={(event) => void submit(event)} onFocus={() => void emailSubscribeSchema()} className="mt-3 grid gap-3">
             <p className="text-sm text-muted-foreground">Hear when new resources are added to this supercuration.</p>
             <Field id="subscribe-email" label="Email" error={invalid}>
               <Input
