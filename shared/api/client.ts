@@ -20,6 +20,8 @@ import {
 } from '../domain/bookmarks';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
 import { ACCOUNT_MESSAGES, type AccountSession } from '../domain/account';
+import type { ApiToken, CreateApiTokenInput, CreatedApiToken } from '../domain/api-tokens';
+import { API_TOKEN_MESSAGES } from '../domain/messages';
 import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
 import type {
   AddResourceInput,
@@ -140,6 +142,13 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       request<{ status: boolean }>('/auth/revoke-session', { method: 'POST', body: { token }, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
     revokeOtherSessions: () =>
       request<{ status: boolean }>('/auth/revoke-other-sessions', { method: 'POST', body: {}, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
+
+    // Personal access tokens (Settings → API tokens).
+    listApiTokens: (signal?: AbortSignal) => request<ApiToken[]>('/me/tokens', { signal, fallback: API_TOKEN_MESSAGES.loadFailed }),
+    createApiToken: (input: CreateApiTokenInput) =>
+      request<CreatedApiToken>('/me/tokens', { method: 'POST', body: input, fallback: API_TOKEN_MESSAGES.createFailed }),
+    revokeApiToken: (id: string) =>
+      request<void>(`/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: API_TOKEN_MESSAGES.revokeFailed }),
     /** Deletes the account and everything it holds; `email` is the account's address, typed to confirm. */
     deleteAccount: (password: string, email: string) =>
       request<{ success: boolean }>('/auth/delete-user', { method: 'POST', body: { password, email }, fallback: ACCOUNT_MESSAGES.deleteFailed }),

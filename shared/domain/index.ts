@@ -11,3 +11,4 @@ export * from './import';
 export * from './bookmarks';
 export * from './text';
 export * from './account';
+export * from './api-tokens';
