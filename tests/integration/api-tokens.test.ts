@@ -78,6 +78,9 @@ describeEachDatabase('personal access tokens', (ctx) => {
       const res = await http(`${ctx.server.url}/api/directory`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(401);
     }
+    // A visitor's copy of a public read varies on both credentials, so no shared cache hands it to a token.
+    const visitor = await http(`${ctx.server.url}/api/directory`);
+    expect(visitor.headers.get('vary')?.toLowerCase()).toContain('authorization');
     // Another scheme (a proxy's Basic password) is not ours: the request is a visitor's.
     const basic = await http(`${ctx.server.url}/api/directory`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expect([basic.status, basic.headers.get('cache-control')]).toEqual([200, 'private, no-store']);
@@ -141,6 +144,14 @@ describeEachDatabase('personal access tokens', (ctx) => {
     expect((await script(ctx.server, created.token, 'GET', '/api/me')).status).toBe(200);
     // A visitor has no tokens to see.
     expect((await http(`${ctx.server.url}/api/me/tokens`)).status).toBe(401);
+  });
+
+  it('ends with the account: deleting it deletes its tokens', async () => {
+    const owner = await signedInUser(ctx.server.url);
+    const created = await owner.api.createApiToken({ name: 'Doomed' });
+    await owner.api.deleteAccount(owner.input.password, owner.input.email);
+    expect(await ctx.server.db.kysely.selectFrom('api_tokens').select('id').where('id', '=', created.id).execute()).toEqual([]);
+    expect((await script(ctx.server, created.token, 'GET', '/api/me')).status).toBe(401);
   });
 
   it('validates the name and the expiry', async () => {
