@@ -20,7 +20,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         // .vite/manifest.json: the chunk graph scripts/bundle-budget.mjs weighs.
         manifest: true,
         // Importing shared/domain (its barrel) runs nothing: a page carries only the modules whose
-        // exports it uses. The zod schemas then stay out of the visitors' pages (shared/domain/README).
+        // exports it uses, and the zod schemas stay out of the visitors' pages (docs/decisions.md).
         rollupOptions: { treeshake: { moduleSideEffects: (id) => !id.includes('/shared/domain/') } },
       },
   server: {

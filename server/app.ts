@@ -6,6 +6,7 @@ import { type Auth, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAccountRoutes } from './http/account-routes';
+import { registerApiTokenRoutes } from './http/api-token-routes';
 import { registerAuthRoutes } from './http/auth-routes';
 import { registerCaching } from './http/caching';
 import { registerCompression } from './http/compression';
@@ -30,6 +31,7 @@ import { startDigestTimer } from './mail/digest';
 import { type Mailer, createMailer } from './mail/mailer';
 import { type OutboxWorker, startOutboxWorker } from './mail/outbox';
 import { createImageVariants, imageCacheDir } from './services/image-variants';
+import { rateLimitCounter } from './services/rate-limits';
 import { diskStorage, uploadsDir } from './storage/uploads';
 
 /** JSON bodies are small; uploads go through multipart with their own limit. */
@@ -72,6 +74,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     db,
     secret: config.authSecret,
     secureCookies: config.secureCookies,
+    // Failed API tokens count per client like sign-ins, in the database store all processes share.
+    hit: rateLimitCounter(db),
+    bearerFailureLimit: config.authRateLimit,
   });
   const storage = diskStorage(uploadsDir(config));
   const variants = createImageVariants({ dir: imageCacheDir(config), maxBytes: config.imageCacheMb * 1024 * 1024, log: server.log });
@@ -116,7 +121,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     errorResponseBuilder: () => new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED'),
   });
   // Caching first: its ETag is of the uncompressed body, and a 304 has nothing to compress.
-  registerCaching(server, session.hasSessionCookie);
+  registerCaching(server, session.hasCredentials);
   await registerCompression(server);
   await server.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
 
@@ -148,6 +153,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerAuthRoutes(server, { auth, config, db, session });
   registerUserRoutes(server, { db, storage, session });
   registerAccountRoutes(server, { db, session });
+  registerApiTokenRoutes(server, { db, session });
   registerLinkRoutes(server, { db, session });
   registerImportRoutes(server, { db, session });
   registerTopicRoutes(server, { db, session });

@@ -171,4 +171,16 @@ export interface Database {
     /** When the current window ends (ISO-8601). */
     reset_at: string;
   };
+  /** Personal access tokens (migration 0012): only the token's SHA-256 (hex) is kept. */
+  api_tokens: {
+    id: string;
+    user_id: string;
+    name: string;
+    token_hash: string;
+    created_at: string;
+    /** ISO-8601; null: never expires. */
+    expires_at: string | null;
+    /** ISO-8601, kept to the minute (server/services/api-tokens.ts); null: never used. */
+    last_used_at: string | null;
+  };
 }

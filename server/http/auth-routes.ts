@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   ACCOUNT_MESSAGES,
+  API_TOKEN_MESSAGES,
   MSG,
   changeEmailSchema,
   changePasswordSchema,
@@ -21,7 +22,7 @@ import type { Db } from '../db';
 import { sha256 } from '../services/email-subscriptions';
 import { chosenPasswordSchema } from '../services/passwords';
 import { rateLimitCounter } from '../services/rate-limits';
-import { zodErrorBody } from './errors';
+import { HttpError, zodErrorBody } from './errors';
 import { databaseStore } from './rate-limit-stores';
 import type { SessionReader } from './session';
 
@@ -53,6 +54,11 @@ export interface AuthEndpoint {
   mailsTo?: 'email' | 'newEmail';
   /** The input's `email` must be the signed-in user's own address, typed to confirm. */
   confirmsEmail?: boolean;
+  /**
+   * Only a signed-in session may call it: a request with an API token (`Authorization: Bearer`)
+   * is refused with 403 (or 401 for a wrong token), whatever cookie it also carries.
+   */
+  sessionOnly?: boolean;
   /** The answer is a list of sessions: each gets `current`, whether it is this request's. */
   marksCurrentSession?: boolean;
   /** The message of a failure Better Auth's code doesn't name. */
@@ -80,6 +86,7 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
     path: '/change-password',
     input: changePasswordSchema.extend({ newPassword: chosenPasswordSchema }),
     limited: true,
+    sessionOnly: true,
     failure: MSG.authFailed,
   },
   // Issue 14: password reset. The mailed link opens the web app's form, which posts the token here.
@@ -101,13 +108,13 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
     failure: ACCOUNT_MESSAGES.verificationFailed,
   },
   { method: 'GET', path: '/verify-email', input: verifyEmailQuerySchema, limited: true, failure: ACCOUNT_MESSAGES.verifyLinkInvalid },
-  { method: 'POST', path: '/change-email', input: changeEmailSchema, limited: true, mailsTo: 'newEmail', failure: ACCOUNT_MESSAGES.emailChangeFailed },
+  { method: 'POST', path: '/change-email', input: changeEmailSchema, limited: true, mailsTo: 'newEmail', sessionOnly: true, failure: ACCOUNT_MESSAGES.emailChangeFailed },
   // Sessions.
-  { method: 'GET', path: '/list-sessions', input: z.object({}), limited: false, marksCurrentSession: true, failure: ACCOUNT_MESSAGES.sessionsFailed },
-  { method: 'POST', path: '/revoke-session', input: revokeSessionSchema, limited: false, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
-  { method: 'POST', path: '/revoke-other-sessions', input: z.object({}), limited: false, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
+  { method: 'GET', path: '/list-sessions', input: z.object({}), limited: false, sessionOnly: true, marksCurrentSession: true, failure: ACCOUNT_MESSAGES.sessionsFailed },
+  { method: 'POST', path: '/revoke-session', input: revokeSessionSchema, limited: false, sessionOnly: true, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
+  { method: 'POST', path: '/revoke-other-sessions', input: z.object({}), limited: false, sessionOnly: true, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
   // Deletion: the password (checked by Better Auth) and the e-mail typed (checked here).
-  { method: 'POST', path: '/delete-user', input: deleteAccountSchema, limited: true, confirmsEmail: true, failure: ACCOUNT_MESSAGES.deleteFailed },
+  { method: 'POST', path: '/delete-user', input: deleteAccountSchema, limited: true, sessionOnly: true, confirmsEmail: true, failure: ACCOUNT_MESSAGES.deleteFailed },
 ];
 
 interface Deps {
@@ -145,6 +152,11 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, config, db, ses
   }
 
   async function forward(endpoint: AuthEndpoint, req: FastifyRequest, reply: FastifyReply) {
+    if (endpoint.sessionOnly && session.bearerOf(req) !== null) {
+      // A wrong token is 401 (counted like any failed token); a valid one may not do this.
+      await session.viewerOf(req);
+      throw new HttpError(403, API_TOKEN_MESSAGES.accountNeedsSession, 'SESSION_REQUIRED');
+    }
     const parsed = await endpoint.input.safeParseAsync((endpoint.method === 'GET' ? req.query : req.body) ?? {});
     if (!parsed.success) return reply.status(400).send(zodErrorBody(parsed.error));
     const input = parsed.data as Record<string, unknown>;

@@ -56,19 +56,20 @@ function addVary(reply: FastifyReply, header: string) {
 /**
  * Sets Cache-Control on every GET and HEAD answer that has none: public reads for visitors get
  * PUBLIC_READ_CACHE_CONTROL, an ETag and a 304 to a matching If-None-Match (and Vary: cookie, so
- * a shared cache never hands a visitor's copy to someone signed in); everything else, and every
- * answer to a request with a session cookie, is `private, no-store`. Routes that set their own
+ * a shared cache never hands a visitor's copy to someone signed in, and Vary: authorization for
+ * API tokens); everything else, and every answer to a request with a session cookie or an
+ * Authorization header (a personal access token), is `private, no-store`. Routes that set their own
  * (hashed assets, images, avatars) keep it: they hold nothing private.
  *
  * Register before compression: the ETag is of the uncompressed body.
  */
-export function registerCaching(app: FastifyInstance, hasSessionCookie: (req: FastifyRequest) => boolean): void {
+export function registerCaching(app: FastifyInstance, hasCredentials: (req: FastifyRequest) => boolean): void {
   app.addHook('onSend', (req, reply, payload, done) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.hasHeader('cache-control')) {
       done(null, payload);
       return;
     }
-    const publicRead = PUBLIC_READS.has(req.routeOptions.url ?? '') && !hasSessionCookie(req);
+    const publicRead = PUBLIC_READS.has(req.routeOptions.url ?? '') && !hasCredentials(req);
     const storable = typeof payload === 'string' || Buffer.isBuffer(payload);
     if (!publicRead || reply.statusCode !== 200 || !storable) {
       reply.header('cache-control', PRIVATE_CACHE_CONTROL);
@@ -78,7 +79,7 @@ export function registerCaching(app: FastifyInstance, hasSessionCookie: (req: Fa
     // A route that knows its body's validator (a server-rendered page kept from an earlier request) sets it.
     const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
     reply.header('cache-control', PUBLIC_READ_CACHE_CONTROL).header('etag', etag);
-    addVary(reply, 'cookie');
+    addVary(reply, 'cookie, authorization');
     if (matchesEtag(req.headers['if-none-match'], etag)) {
       reply.code(304).removeHeader('content-type').removeHeader('content-length').removeHeader('content-encoding');
       done(null, '');

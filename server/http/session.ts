@@ -1,12 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
-import { MSG } from '../../shared/domain';
+import { API_TOKEN_MESSAGES, MSG } from '../../shared/domain';
 import type { Auth } from '../auth';
 import type { Db } from '../db';
+import { apiTokenReader } from '../services/api-tokens';
 import { queryTemplate } from '../services/query-templates';
+import type { RateLimitHit } from '../services/rate-limits';
 import type { Viewer } from '../policies/viewer';
-import { unauthorized } from './errors';
+import { HttpError, unauthorized } from './errors';
 
 /** Better Auth's defaults: sessions last 7 days and slide forward once a day. */
 const EXPIRES_IN_MS = 7 * 24 * 3600 * 1000;
@@ -17,7 +19,13 @@ interface Options {
   db: Db;
   secret: string;
   secureCookies: boolean;
+  /** The shared counter (server/services/rate-limits.ts) that limits failed bearer tokens per client. */
+  hit: RateLimitHit;
+  /** Failed bearer tokens a client may send per minute (AUTH_RATE_LIMIT, like sign-in). */
+  bearerFailureLimit: number;
 }
+
+const BEARER_WINDOW_MS = 60_000;
 
 /** The session and its user by token, compiled once (server/services/query-templates.ts). */
 const sessionTemplate = queryTemplate<'token', { id: string; email: string; name: string; expiresAt: string | Date }>(
@@ -30,15 +38,53 @@ const sessionTemplate = queryTemplate<'token', { id: string; email: string; name
 );
 
 /**
- * Resolves the signed-in user of a request from Better Auth's session cookie.
+ * Resolves the signed-in user of a request from Better Auth's session cookie, or from a personal
+ * access token (`Authorization: Bearer <token>`, server/services/api-tokens.ts): every route that
+ * asks for the viewer here accepts both, under the same policies.
  *
  * Better Auth's own `getSession` costs ~1 ms of CPU per call (it builds a full endpoint context),
  * which capped every signed-in API route at ~900 req/s. This reads the same signed cookie and
  * session row with one indexed query; only when a session is due to slide forward (once a day)
  * does it hand over to Better Auth, which refreshes it. Better Auth stays the only writer.
  */
-export function sessionReader({ auth, db, secret, secureCookies }: Options) {
+export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFailureLimit }: Options) {
   const cookieName = `${secureCookies ? '__Secure-' : ''}better-auth.session_token`;
+  const userOfToken = apiTokenReader(db);
+  /**
+   * Clients over their limit of failed tokens, until their window ends. The count is shared (the
+   * database); this process learns a client is over it from its own next failure, and from then on
+   * refuses that client's tokens without a lookup.
+   */
+  const blockedUntil = new Map<string, number>();
+
+  /**
+   * The token of an `Authorization: Bearer` header, '' for a malformed one, null when there is none.
+   * Other schemes (Basic, from a proxy's own password in front of the app) are not ours: ignored.
+   */
+  function bearerOf(req: FastifyRequest): string | null {
+    const header = req.headers.authorization;
+    if (header === undefined || !/^bearer(\s|$)/i.test(header)) return null;
+    const match = /^bearer +(\S+) *$/i.exec(header);
+    return match?.[1] ?? '';
+  }
+
+  /** The token's user; a bad token is 401 (and counts against the client), over the limit 429. */
+  async function viewerOfToken(req: FastifyRequest, token: string): Promise<Viewer> {
+    const now = Date.now();
+    const until = blockedUntil.get(req.ip);
+    if (until !== undefined) {
+      if (until > now) throw new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED');
+      blockedUntil.delete(req.ip);
+    }
+    const user = token ? await userOfToken(token, now) : null;
+    if (user) return { id: user.id, email: user.email, name: user.name, tokenId: user.tokenId };
+    const { count, ttl } = await hit(`bearer ${req.ip}`, BEARER_WINDOW_MS);
+    if (count > bearerFailureLimit) {
+      blockedUntil.set(req.ip, now + ttl);
+      throw new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED');
+    }
+    throw unauthorized(API_TOKEN_MESSAGES.invalidToken);
+  }
 
   function tokenOf(req: FastifyRequest): string | null {
     const raw = readCookie(req.headers.cookie, cookieName);
@@ -51,7 +97,13 @@ export function sessionReader({ auth, db, secret, secureCookies }: Options) {
     return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
   }
 
+  /**
+   * The viewer of a request. A request with an Authorization header is a token's: its cookie is
+   * not read, and a wrong token is refused (401, or 429 after too many) rather than treated as a visitor.
+   */
   async function viewerOf(req: FastifyRequest): Promise<Viewer | null> {
+    const bearer = bearerOf(req);
+    if (bearer !== null) return viewerOfToken(req, bearer);
     const token = tokenOf(req);
     if (!token) return null;
     const [row] = await sessionTemplate(db.kysely, { token });
@@ -72,10 +124,20 @@ export function sessionReader({ auth, db, secret, secureCookies }: Options) {
     return viewer;
   }
 
+  /** Refuses a request authenticated by an API token (403 with `message`): for what only a signed-in session may do. */
+  async function requireSessionViewer(req: FastifyRequest, message: string): Promise<Viewer> {
+    const viewer = await requireViewer(req);
+    if (viewer.tokenId) throw new HttpError(403, message, 'SESSION_REQUIRED');
+    return viewer;
+  }
+
   /** True when the request carries a session cookie, valid or not (its answers are kept private). */
   const hasSessionCookie = (req: FastifyRequest) => readCookie(req.headers.cookie, cookieName) !== null;
 
-  return { viewerOf, requireViewer, tokenOf, hasSessionCookie };
+  /** True when the request carries credentials, a session cookie or an Authorization header: its answers are kept private. */
+  const hasCredentials = (req: FastifyRequest) => req.headers.authorization !== undefined || hasSessionCookie(req);
+
+  return { viewerOf, requireViewer, requireSessionViewer, bearerOf, tokenOf, hasSessionCookie, hasCredentials };
 }
 
 export type SessionReader = ReturnType<typeof sessionReader>;

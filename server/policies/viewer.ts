@@ -3,4 +3,6 @@ export interface Viewer {
   id: string;
   email: string;
   name: string;
+  /** Set when the request is authenticated by this personal access token rather than a session cookie. */
+  tokenId?: string;
 }

@@ -102,6 +102,7 @@ export async function deleteAccountData(db: Db, userId: string): Promise<{ avata
     await trx.deleteFrom('links').where('user_id', '=', userId).execute();
     await trx.deleteFrom('topics').where('user_id', '=', userId).execute();
     const profile = await trx.deleteFrom('profiles').where('user_id', '=', userId).returning('avatar_key').executeTakeFirst();
+    await trx.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
     await trx.deleteFrom('verification').where('value', '=', userId).execute();
     await trx.deleteFrom('session').where('userId', '=', userId).execute();
     await trx.deleteFrom('account').where('userId', '=', userId).execute();

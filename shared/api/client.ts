@@ -13,6 +13,7 @@ import type { BatchShareInput, BatchShareResult, FolderMapping } from '../domain
 import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkFilePreview, type BookmarkImportSummary, readImportEvents } from '../domain/bookmarks';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
 import type { AccountSession } from '../domain/account';
+import type { ApiToken, CreateApiTokenInput, CreatedApiToken } from '../domain/api-tokens';
 import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
 import type {
   AddResourceInput,
@@ -31,7 +32,7 @@ import type {
   UpdateSupercurationInput,
   UpdateTagCategoryInput,
 } from '../domain/supercurations';
-import { ACCOUNT_MESSAGES } from '../domain/messages';
+import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES } from '../domain/messages';
 
 /** An API failure carrying the server's user-facing message. */
 export class ApiError extends Error {
@@ -134,6 +135,13 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       request<{ status: boolean }>('/auth/revoke-session', { method: 'POST', body: { token }, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
     revokeOtherSessions: () =>
       request<{ status: boolean }>('/auth/revoke-other-sessions', { method: 'POST', body: {}, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
+
+    // Personal access tokens (Settings → API tokens).
+    listApiTokens: (signal?: AbortSignal) => request<ApiToken[]>('/me/tokens', { signal, fallback: API_TOKEN_MESSAGES.loadFailed }),
+    createApiToken: (input: CreateApiTokenInput) =>
+      request<CreatedApiToken>('/me/tokens', { method: 'POST', body: input, fallback: API_TOKEN_MESSAGES.createFailed }),
+    revokeApiToken: (id: string) =>
+      request<void>(`/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: API_TOKEN_MESSAGES.revokeFailed }),
     /** Deletes the account and everything it holds; `email` is the account's address, typed to confirm. */
     deleteAccount: (password: string, email: string) =>
       request<{ success: boolean }>('/auth/delete-user', { method: 'POST', body: { password, email }, fallback: ACCOUNT_MESSAGES.deleteFailed }),

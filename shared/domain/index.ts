@@ -12,3 +12,4 @@ export * from './bookmarks';
 export * from './text';
 export * from './account';
 export * from './names';
+export * from './api-tokens';

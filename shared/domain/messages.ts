@@ -157,3 +157,25 @@ export const ACCOUNT_MESSAGES = {
   deleteFailed: 'Failed to delete the account. Please try again.',
   passwordRequired: 'Enter your password',
 } as const;
+
+/**
+ * Personal access tokens: `Authorization: Bearer <token>` on the API acts as the token's user.
+ * The SPEC words none of this: our own texts (docs/decisions.md, "Personal access tokens").
+ */
+export const API_TOKEN_MESSAGES = {
+  nameRequired: 'Token name is required',
+  nameTooLong: 'Token names can be at most 100 characters',
+  expiryInvalid: 'Choose an expiry of 1 to 365 days, or none',
+  invalidToken: 'Invalid or expired API token',
+  tokenNotFound: 'Token not found',
+  tokensNeedSession: 'API tokens cannot create or revoke tokens. Sign in to manage your tokens.',
+  accountNeedsSession: 'API tokens cannot change the password or e-mail address, manage sessions or delete the account. Sign in to do this.',
+  loadFailed: 'Failed to load your API tokens',
+  createFailed: 'Failed to create the token. Please try again.',
+  revokeFailed: 'Failed to revoke the token. Please try again.',
+  created: 'Token created. Copy it now: you will not see it again.',
+  revoked: 'Token revoked',
+  copied: 'Token copied to clipboard',
+  copyFailed: 'Failed to copy the token',
+  revokeConfirm: 'Scripts and apps using this token will stop working at once. This action cannot be undone.',
+} as const;

@@ -237,6 +237,14 @@ const TABLE: Record<string, Row> = {
   'GET /api/users/:id/avatar': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: ownerParams(w) }) },
   'GET /api/me/export': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
 
+  // Personal access tokens: each user's own; another's token is 404 (api-tokens.test.ts has the token's own refusals).
+  'GET /api/me/tokens': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  'POST /api/me/tokens': { visitor: 401, stranger: 201, collaborator: 201, owner: 201, call: () => ({ json: { name: unique('token') } }) },
+  'DELETE /api/me/tokens/:id': {
+    visitor: 401, stranger: 404, collaborator: 404, owner: 204,
+    call: async (w) => ({ params: { id: (await w.users.owner.api.createApiToken({ name: unique('doomed') })).id } }),
+  },
+
   // Links: the private link is seen and edited by its author and the collection's editors, deleted by its author only.
   'GET /api/links': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   // One's own link with that URL: only the author has one.

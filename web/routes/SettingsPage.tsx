@@ -1,4 +1,5 @@
 import { PageHeader } from '../components/PageHeader';
+import { ApiTokensSection } from '../features/account/ApiTokensSection';
 import { DataSection } from '../features/account/DataSection';
 import { DeleteAccountSection } from '../features/account/DeleteAccountSection';
 import { EmailSection } from '../features/account/EmailSection';
@@ -13,7 +14,7 @@ export function SettingsPage() {
   const user = useCurrentUser();
   return (
     <>
-      <PageHeader title="Settings" description="Your e-mail address, password, sessions and data." />
+      <PageHeader title="Settings" description="Your e-mail address, password, sessions, API tokens and data." />
       <section aria-labelledby="account-heading" className="grid gap-4">
         <h2 id="account-heading" className="text-lg font-semibold">
           Account
@@ -21,6 +22,7 @@ export function SettingsPage() {
         <EmailSection user={user} />
         <PasswordSection />
         <SessionsSection />
+        <ApiTokensSection />
         <DataSection />
         <DeleteAccountSection user={user} />
       </section>

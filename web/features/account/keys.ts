@@ -1,4 +1,5 @@
 /** TanStack Query keys of the account settings. */
 export const accountKeys = {
   sessions: ['account', 'sessions'] as const,
+  apiTokens: ['account', 'api-tokens'] as const,
 };
