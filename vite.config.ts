@@ -19,6 +19,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: true,
         // .vite/manifest.json: the chunk graph scripts/bundle-budget.mjs weighs.
         manifest: true,
+        // No <link rel=modulepreload> per chunk: Chromium handles each inserted link on the main
+        // thread, and a page's ~40 made the longest task of its hydration (docs/decisions.md).
+        modulePreload: false,
         // Importing shared/domain (its barrel) runs nothing: a page carries only the modules whose
         // exports it uses, and the zod schemas stay out of the visitors' pages (docs/decisions.md).
         rollupOptions: { treeshake: { moduleSideEffects: (id) => !id.includes('/shared/domain/') } },

@@ -8,8 +8,9 @@
  *
  *   LIGHTHOUSE_RUNS=3 CHROMIUM=/usr/bin/chromium npm run lighthouse
  *
- * LIGHTHOUSE_TRACES=<dir> also writes each run's performance trace there (<page>-<run>.json), to
- * open in Chromium's DevTools (Performance panel) and see what a long task is made of.
+ * LIGHTHOUSE_TRACES=<dir> also writes there each run's performance trace (<page>-<run>.json), to
+ * open in Chromium's DevTools (Performance panel) and see what a long task is made of, and its
+ * report (<page>-<run>.lhr.json: the long-tasks, bootup-time and main-thread audits).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,6 +155,7 @@ async function measure(url: string, port: number, traceName: string): Promise<Fi
   if (TRACES) {
     mkdirSync(TRACES, { recursive: true });
     writeFileSync(path.join(TRACES, `${traceName}.json`), JSON.stringify(result.artifacts.Trace));
+    writeFileSync(path.join(TRACES, `${traceName}.lhr.json`), JSON.stringify(result.lhr));
   }
   const { categories, audits } = result.lhr;
   const numeric = (id: string) => audits[id]?.numericValue ?? Number.NaN;

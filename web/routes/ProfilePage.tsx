@@ -13,6 +13,7 @@ import { SubscribeButton } from '../features/following/SubscribeButton';
 import { ProfileSupercurations } from '../features/supercurations/ProfileSupercurations';
 import { useSession } from '../features/auth/useSession';
 import { api } from '../lib/api';
+import { monthAndYear } from '../lib/dates';
 import { queryKeys } from '../lib/queryKeys';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
@@ -52,7 +53,7 @@ function Profile({ user }: { user: UserProfile }) {
   const isOwn = viewer?.id === user.id;
   const openEditProfile = useEditProfileDialog((s) => s.setOpen);
   const websiteHost = user.website ? displayHost(user.website) : null;
-  const joined = new Date(user.createdAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+  const joined = monthAndYear(user.createdAt);
 
   return (
     <>

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../../shared/ui/primitives/button';
 import { api } from '../../lib/api';
+import { shortDate } from '../../lib/dates';
 import { queryKeys } from '../../lib/queryKeys';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 /**
  * Dashboard: the confirmed e-mail subscribers of the signed-in user's own collections, per
@@ -42,7 +41,7 @@ export function EmailSubscribersSection() {
               {g.subscribers.map((s) => (
                 <li key={s.email} className="flex flex-wrap justify-between gap-2">
                   <span className="break-all">{s.email}</span>
-                  <span className="text-muted-foreground">{dateFormat.format(new Date(s.confirmedAt))}</span>
+                  <span className="text-muted-foreground">{shortDate(s.confirmedAt)}</span>
                 </li>
               ))}
             </ul>

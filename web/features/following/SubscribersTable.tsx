@@ -1,12 +1,7 @@
 import { Link } from 'react-router';
 import { SUBSCRIPTION_MESSAGES, type Subscriber } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
-import { fullDateTime } from '../../lib/dates';
-
-/** 'Mar 5, 2025' (en-US, SPEC §9). */
-export function subscribedDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-}
+import { fullDateTime, shortDate } from '../../lib/dates';
 
 interface Props {
   subscribers: Subscriber[];
@@ -55,7 +50,7 @@ export function SubscribersTable({ subscribers, hasMore, loadingMore, loadMoreFa
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">
                   <time dateTime={s.subscribedAt} title={fullDateTime(s.subscribedAt)}>
-                    {subscribedDate(s.subscribedAt)}
+                    {shortDate(s.subscribedAt)}
                   </time>
                 </td>
               </tr>
