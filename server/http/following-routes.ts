@@ -14,7 +14,7 @@ import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { canSeeSubscribers } from '../policies/subscriptions';
 import { avatarUrl } from '../services/profiles';
 import { allSubscribers, listSubscribers, subscribe, unsubscribe } from '../services/subscriptions';
-import { forbidden, notFound } from './errors';
+import { forbidden, notFound } from '../errors';
 import type { SessionReader } from './session';
 import type { MetaPage } from './web-routes';
 

@@ -19,7 +19,7 @@ import {
   toggleLike,
   updateLink,
 } from '../services/links';
-import { badRequest, notFound } from './errors';
+import { badRequest, notFound } from '../errors';
 import type { SessionReader } from './session';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
 

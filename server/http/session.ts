@@ -6,7 +6,7 @@ import type { Auth } from '../auth';
 import type { Db } from '../db';
 import { queryTemplate } from '../services/query-templates';
 import type { Viewer } from '../policies/viewer';
-import { unauthorized } from './errors';
+import { unauthorized } from '../errors';
 
 /** Better Auth's defaults: sessions last 7 days and slide forward once a day. */
 const EXPIRES_IN_MS = 7 * 24 * 3600 * 1000;

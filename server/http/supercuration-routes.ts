@@ -18,7 +18,7 @@ import {
 import type { Db } from '../db';
 import { collectionFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
 import { addResource, listResources, removeResource, setResourceTags } from '../services/resources';
 import {

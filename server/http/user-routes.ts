@@ -5,7 +5,7 @@ import { canEditProfile } from '../policies/users';
 import { generatedAvatarSvg } from '../services/avatars';
 import { getAvatarKey, getProfile, replaceAvatar, updateProfile } from '../services/profiles';
 import type { ObjectStorage } from '../storage/uploads';
-import { forbidden, notFound } from './errors';
+import { forbidden, notFound } from '../errors';
 import type { SessionReader } from './session';
 import { receiveImage } from './upload-routes';
 

@@ -9,7 +9,7 @@ import {
   privateByDefault,
 } from '../../shared/domain';
 import type { Db } from '../db';
-import { HttpError, badRequest } from '../http/errors';
+import { HttpError, badRequest } from '../errors';
 import type { Viewer } from '../policies/viewer';
 import { insertLink, linkRows, newLinkId, toLinks } from './links';
 import { addToCollections, assertEditableCollections, lockCollections, toAccess } from './memberships';
@@ -41,7 +41,7 @@ export async function shareLinks(db: Db, viewer: Viewer, body: unknown): Promise
     const parsed = batchItemLink(item, settings);
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? LINK_MESSAGES.invalidLinkData;
-      throw new HttpError(400, message, 'INVALID_ITEM', { index });
+      throw badRequest(message, 'INVALID_ITEM', { index });
     }
     return parsed.data;
   });

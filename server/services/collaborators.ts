@@ -6,7 +6,7 @@ import {
   SUPERCURATION_MESSAGES,
 } from '../../shared/domain';
 import type { Db } from '../db';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canAddCollaborator, canEditSupercuration, canRemoveCollaborator } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { userCard } from './profiles';
@@ -67,7 +67,7 @@ export async function addCollaborator(db: Db, viewer: Viewer, id: string, userId
       .onConflict((oc) => oc.columns(['supercuration_id', 'user_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      throw new HttpError(409, SUPERCURATION_MESSAGES.alreadyCollaborator, 'CONFLICT');
+      throw conflict(SUPERCURATION_MESSAGES.alreadyCollaborator);
     }
     return userCard(user.id, user.name, user.avatar_key);
   });

@@ -5,7 +5,7 @@ import {
   SUPERCURATION_MESSAGES,
 } from '../../shared/domain';
 import type { Db } from '../db';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { enqueueMails } from '../mail/outbox';
 import { renderEmail } from '../mail/render';
 import { canSubscribeByEmail } from '../policies/supercurations';

@@ -14,7 +14,7 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canDeleteLink, canEditLink, canPlaceLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
@@ -660,7 +660,7 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
       .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      throw new HttpError(409, LINK_MESSAGES.alreadyReposted, 'CONFLICT');
+      throw conflict(LINK_MESSAGES.alreadyReposted);
     }
     // The copy keeps the original's topics that the reposter has too (topics are per user).
     await trx

@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { SUPERCURATION_MESSAGES } from '../../shared/domain';
 import type { Dialect } from '../db';
 import type { Database } from '../db/schema';
-import { HttpError, notFound } from '../http/errors';
+import { conflict, notFound } from '../errors';
 import { type SupercurationAccess, canEditSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { isPostgres, queryTemplate } from './query-templates';
@@ -74,7 +74,7 @@ export async function assertEditableCollections(trx: Q, viewer: Viewer, ids: rea
   return rows;
 }
 
-export const duplicateLink = () => new HttpError(409, SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
+export const duplicateLink = () => conflict(SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
 
 const idArgs = (a: Record<string, string>, shape: string) =>
   Array.from({ length: Number(shape) }, (_, i) => a[`id${i}`] ?? '');

@@ -10,7 +10,7 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, notFound } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import {

@@ -12,7 +12,7 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, notFound } from '../errors';
 import { canSubscribeTo } from '../policies/subscriptions';
 import type { Viewer } from '../policies/viewer';
 import { seedDefaultTopics } from './topics';

@@ -24,7 +24,7 @@ import {
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
 import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
 import {
   type SupercurationAccess,
   canDeleteSupercuration,
@@ -48,7 +48,7 @@ export type DirectoryParams = z.output<typeof directoryQuerySchema>;
 const now = () => new Date().toISOString();
 export const newId = () => randomBytes(12).toString('hex');
 
-const slugTaken = () => new HttpError(409, SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN');
+const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN');
 
 /** A unique-constraint violation (SQLite or PostgreSQL), e.g. two collections racing for one slug. */
 export function isUniqueViolation(err: unknown): boolean {

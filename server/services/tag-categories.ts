@@ -8,7 +8,7 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
-import { HttpError, notFound } from '../http/errors';
+import { conflict, notFound } from '../errors';
 import type { Viewer } from '../policies/viewer';
 import { newId, requireEditable, tagCategoriesOf } from './supercurations';
 
@@ -89,7 +89,7 @@ export async function addTag(db: Db, viewer: Viewer, id: string, categoryId: str
       .onConflict((oc) => oc.columns(['category_id', 'name']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      throw new HttpError(409, SUPERCURATION_MESSAGES.tagExists, 'CONFLICT');
+      throw conflict(SUPERCURATION_MESSAGES.tagExists);
     }
     return categoryOf(trx, id, categoryId);
   });

@@ -10,7 +10,7 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
-import { HttpError, badRequest, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../errors';
 
 type Row = Database['topics'];
 
@@ -56,7 +56,7 @@ export async function listTopics(db: Db, userId: string): Promise<Topic[]> {
   return rows.map(toTopic);
 }
 
-const topicExists = () => new HttpError(409, LINK_MESSAGES.topicExists, 'CONFLICT');
+const topicExists = () => conflict(LINK_MESSAGES.topicExists);
 
 export async function createTopic(db: Db, userId: string, input: Required<TopicInput>): Promise<Topic> {
   const row: Row = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../server/http/errors';
+import { HttpError } from '../../server/errors';
 import { absoluteImageUrl, renderPage } from '../../server/http/web-routes';
 import { canDeleteLink, canEditLink, canRepostLink } from '../../server/policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../../server/policies/supercurations';
