@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { MSG } from '../../shared/domain';
 import type { Auth } from '../auth';
 import type { Db } from '../db';
-import { queryTemplate } from '../services/query-templates';
+import { queryTemplate } from '../db/query-templates';
 import type { Viewer } from '../policies/viewer';
 import { unauthorized } from '../errors';
 

@@ -9,9 +9,10 @@ import {
   privateByDefault,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { newId } from '../db/ids';
 import { HttpError, badRequest } from '../errors';
 import type { Viewer } from '../policies/viewer';
-import { insertLink, linkRows, newLinkId, toLinks } from './links';
+import { insertLink, linkRows, toLinks } from './links';
 import { addToCollections, assertEditableCollections, lockCollections, toAccess } from './memberships';
 
 /** A refused item of a batch: its index goes into the error body. */
@@ -46,7 +47,7 @@ export async function shareLinks(db: Db, viewer: Viewer, body: unknown): Promise
     return parsed.data;
   });
 
-  const ids = inputs.map(() => newLinkId());
+  const ids = inputs.map(() => newId());
   const collections = [...new Set(settings.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
     await lockCollections(trx, db.dialect, collections);

@@ -17,6 +17,8 @@ import {
   normalizeUrl,
 } from '../../shared/domain';
 import type { Db, Dialect } from '../db';
+import { newId, now } from '../db/ids';
+import { keysetAfter } from '../db/keyset';
 import type { Viewer } from '../policies/viewer';
 import {
   BOOKMARKS_FOOTER,
@@ -28,9 +30,7 @@ import {
   folderOpen,
 } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
-import { keysetAfter, newLinkId } from './links';
 import { assertEditableCollections, lockCollections } from './memberships';
-import { newId } from './supercurations';
 import { topicIdFor } from './topics';
 
 /** A bookmark ready to write: normalised URL, clipped fields, its collection title (or null). */
@@ -161,7 +161,7 @@ export async function importBookmarks(
   { bookmarks, flattenedFolders }: ParsedBookmarkFile,
   { mapping = {}, targets = new Map(), onProgress }: ImportOptions = {},
 ): Promise<BookmarkImportSummary> {
-  const nowIso = new Date().toISOString();
+  const nowIso = now();
   const targetOf = (folder: string) => (Object.hasOwn(mapping, folder) ? mapping[folder] : undefined);
   const summary: BookmarkImportSummary = {
     created: 0,
@@ -316,7 +316,7 @@ export async function importBookmarks(
         let id = linkOf.get(p.url);
         const isNew = id === undefined;
         if (isNew) {
-          id = newLinkId();
+          id = newId();
           linkOf.set(p.url, id);
           newLinks.push({ ...p, inMainFeed: !collection || publicIds.has(collection.id) });
           newIds.push(id);

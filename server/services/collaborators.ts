@@ -6,6 +6,7 @@ import {
   SUPERCURATION_MESSAGES,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { now } from '../db/ids';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canAddCollaborator, canEditSupercuration, canRemoveCollaborator } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
@@ -63,7 +64,7 @@ export async function addCollaborator(db: Db, viewer: Viewer, id: string, userId
     if (user.id === access.ownerId) throw badRequest(SUPERCURATION_MESSAGES.ownerIsNotCollaborator);
     const inserted = await trx
       .insertInto('collaborators')
-      .values({ supercuration_id: id, user_id: user.id, created_at: new Date().toISOString() })
+      .values({ supercuration_id: id, user_id: user.id, created_at: now() })
       .onConflict((oc) => oc.columns(['supercuration_id', 'user_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import {
@@ -13,8 +12,12 @@ import {
   type linkListQuerySchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { decrement, increment } from '../db/counters';
+import { newId, now } from '../db/ids';
+import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
+import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { conflict, forbidden, notFound } from '../errors';
 import { canDeleteLink, canEditLink, canPlaceLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
@@ -22,22 +25,16 @@ import {
   addToCollections,
   assertEditableCollections,
   collectionAccess,
-  decrement,
   duplicateLink,
-  increment,
   lockCollections,
   removeFromCollections,
   toAccess,
 } from './memberships';
 import { userCard } from './profiles';
-import { queryTemplate } from './query-templates';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
 export type LinkListParams = z.output<typeof linkListQuerySchema>;
-
-const now = () => new Date().toISOString();
-export const newLinkId = () => randomBytes(12).toString('hex');
 
 // ---------------------------------------------------------------------------------------------
 // Reading: rows with their author, topics and the viewer's like in one query, then the page's
@@ -213,41 +210,12 @@ const SORTS = {
   most_liked: { keys: ['likes_count', 'created_at', 'id'], direction: 'desc' },
 } as const;
 type Sort = keyof typeof SORTS;
-export type CursorValue = string | number;
 
 export const WINDOW_MS = { today: 24 * 3600_000, week: 7 * 24 * 3600_000, month: 30 * 24 * 3600_000 } as const;
 
 /** The start of a time window (SPEC §9: today = 24 h, week = 7 days, month = 30 days), or null for all time. */
 export function windowStart(window: 'all' | keyof typeof WINDOW_MS, at = Date.now()): string | null {
   return window === 'all' ? null : new Date(at - WINDOW_MS[window]).toISOString();
-}
-
-/** An opaque keyset cursor: a tag naming the sort, then the sort keys of a page's last row, in base64url JSON. */
-export function encodeKeyset(tag: string, values: readonly unknown[]): string {
-  return Buffer.from(JSON.stringify([tag, ...values])).toString('base64url');
-}
-
-/** The values of a cursor made by encodeKeyset with the same tag and key types; else 400 'Invalid page cursor'. */
-export function decodeKeyset(tag: string, types: readonly ('string' | 'number')[], cursor: string): CursorValue[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  const valid =
-    Array.isArray(parsed) &&
-    parsed.length === types.length + 1 &&
-    parsed[0] === tag &&
-    types.every((t, i) => typeof parsed[i + 1] === t);
-  if (!valid) throw badRequest(LINK_MESSAGES.invalidCursor);
-  return (parsed as CursorValue[]).slice(1);
-}
-
-/** `(a, b, c) < (?, ?, ?)` (or `>`): one range bound on an index of the same columns. */
-export function keysetAfter(columns: readonly string[], direction: 'asc' | 'desc', values: readonly CursorValue[]) {
-  const refs = sql.join(columns.map((c) => sql.ref(c)));
-  return sql<boolean>`(${refs}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${sql.join([...values])})`;
 }
 
 const keyTypes = (sort: Sort) =>
@@ -451,7 +419,7 @@ export async function insertLink(
  * A collection that already has a link with this URL refuses it (409) and nothing is written.
  */
 export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Promise<Link> {
-  const id = newLinkId();
+  const id = newId();
   const collections = [...new Set(input.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
     await assertEditableCollections(trx, viewer, collections);
@@ -622,7 +590,7 @@ export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promis
  * original). The original's reposts_count moves with it. Own links and second reposts are refused.
  */
 export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Link> {
-  const copyId = newLinkId();
+  const copyId = newId();
   await db.kysely.transaction().execute(async (trx) => {
     // Only a link the viewer may see, and whose original they may see, is reposted (else 404).
     const source = await trx

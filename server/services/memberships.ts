@@ -1,11 +1,13 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { SUPERCURATION_MESSAGES } from '../../shared/domain';
 import type { Dialect } from '../db';
+import { decrement, increment } from '../db/counters';
+import { now } from '../db/ids';
+import { isPostgres, queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import { type SupercurationAccess, canEditSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { isPostgres, queryTemplate } from './query-templates';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -14,11 +16,6 @@ import { isPostgres, queryTemplate } from './query-templates';
  */
 
 type Q = Kysely<Database>;
-
-/** A counter minus one, never below 0 (SPEC §4). */
-export const decrement = (column: string, by: number | RawBuilder<number> = 1): RawBuilder<number> =>
-  sql<number>`case when ${sql.ref(column)} > ${by} then ${sql.ref(column)} - ${by} else 0 end`;
-export const increment = (column: string, by = 1): RawBuilder<number> => sql<number>`${sql.ref(column)} + ${by}`;
 
 /** Collections (with the facts their policies need), as seen by `viewerId`. */
 export function collectionAccess(db: Q, viewerId: string | null) {
@@ -160,7 +157,7 @@ export async function addToCollections(
     if (!link) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
     url = link.url;
   }
-  const args: Record<string, unknown> = { link: linkId, url, user: viewer.id, at: new Date().toISOString() };
+  const args: Record<string, unknown> = { link: linkId, url, user: viewer.id, at: now() };
   ids.forEach((id, i) => {
     args[`id${i}`] = id;
   });

@@ -1,11 +1,10 @@
 import { type LinkAuthor, type ProfileChanges, UNKNOWN_USER_NAME, type UserProfile } from '../../shared/domain';
 import type { Db } from '../db';
+import { now } from '../db/ids';
 import type { ObjectStorage } from '../storage/uploads';
 import { newAvatarKey, reencodeAvatar } from './avatars';
 import { isSubscribed } from './subscriptions';
 import { seedDefaultTopics } from './topics';
-
-const now = () => new Date().toISOString();
 
 /** Creates the profile row of a new user with their default topics; a no-op when it already exists. */
 export async function createProfile(db: Db, userId: string): Promise<void> {

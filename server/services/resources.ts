@@ -9,24 +9,21 @@ import {
   type resourceListQuerySchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { newId } from '../db/ids';
+import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
+import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import {
-  type CursorValue,
-  decodeKeyset,
-  encodeKeyset,
   getLink,
   insertLink,
-  keysetAfter,
   linkOf,
   linkRows,
-  newLinkId,
   toLinks,
   windowStart,
 } from './links';
-import { queryTemplate } from './query-templates';
 import {
   type AccessRow,
   addToCollections,
@@ -231,7 +228,7 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
       await addToCollections(trx, own.id, viewer, collections, { url: own.url });
       target = own.id;
     } else if (input.link) {
-      target = context?.own_link_id ?? newLinkId();
+      target = context?.own_link_id ?? newId();
       const row = context?.own_link_id ? null : await insertLink(trx, viewer, target, input.link, context?.avatar_key ?? null);
       await addToCollections(trx, target, viewer, collections, { url });
       if (row) {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { z } from 'zod';
@@ -22,6 +21,9 @@ import {
   type supercurationListQuerySchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { newId, now } from '../db/ids';
+import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
+import { isPostgres, queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -35,18 +37,13 @@ import {
   isSupercurationOwner,
 } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { decodeKeyset, encodeKeyset, keysetAfter } from './links';
 import { type AccessRow, collectionAccess, toAccess } from './memberships';
 import { userCard } from './profiles';
-import { isPostgres, queryTemplate } from './query-templates';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
 export type SupercurationListParams = z.output<typeof supercurationListQuerySchema>;
 export type DirectoryParams = z.output<typeof directoryQuerySchema>;
-
-const now = () => new Date().toISOString();
-export const newId = () => randomBytes(12).toString('hex');
 
 const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN');
 

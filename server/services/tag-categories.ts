@@ -7,10 +7,11 @@ import {
   type UpdateTagCategoryInput,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { newId } from '../db/ids';
 import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { Viewer } from '../policies/viewer';
-import { newId, requireEditable, tagCategoriesOf } from './supercurations';
+import { requireEditable, tagCategoriesOf } from './supercurations';
 
 type Q = Kysely<Database>;
 

@@ -9,6 +9,7 @@ import {
   topicIdOf,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { now } from '../db/ids';
 import type { Database } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 
@@ -64,7 +65,7 @@ export async function createTopic(db: Db, userId: string, input: Required<TopicI
     id: topicIdFor(input.name),
     name: input.name,
     color: input.color,
-    created_at: new Date().toISOString(),
+    created_at: now(),
   };
   const result = await db.kysely
     .insertInto('topics')
