@@ -10,7 +10,7 @@ import { now } from '../db/ids';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canAddCollaborator, canEditSupercuration, canRemoveCollaborator } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { userCard } from './profiles';
+import { userCard } from '../presenters/users';
 import { requireEditable, requireVisible } from './supercurations';
 
 /** `%text%` for LIKE, its own wildcards escaped with a backslash. */

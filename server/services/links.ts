@@ -19,18 +19,18 @@ import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { conflict, forbidden, notFound } from '../errors';
 import { canDeleteLink, canEditLink, canPlaceLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
-import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../policies/supercurations';
+import { canEditSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
+import { linkOf } from '../presenters/links';
 import {
   addToCollections,
   assertEditableCollections,
-  collectionAccess,
   duplicateLink,
+  type Membership,
   lockCollections,
+  membershipsOf,
   removeFromCollections,
-  toAccess,
 } from './memberships';
-import { userCard } from './profiles';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -73,50 +73,6 @@ export function linkRows(db: Q, viewerId: string | null) {
 }
 export type LinkRow = Awaited<ReturnType<ReturnType<typeof linkRows>['executeTakeFirstOrThrow']>>;
 
-export interface Membership extends SupercurationAccess {
-  linkId: string;
-  supercurationId: string;
-  tags: string[];
-}
-
-/** Every collection containing one of the links, with that collection's tags on it: compiled once per number of links. */
-const membershipTemplate = queryTemplate((db, args, count) =>
-  collectionAccess(db, args.viewer as string)
-    .innerJoin('supercuration_links as sl', 'sl.supercuration_id', 's.id')
-    .leftJoin('supercuration_link_tags as slt', (join) =>
-      join.onRef('slt.supercuration_id', '=', 'sl.supercuration_id').onRef('slt.link_id', '=', 'sl.link_id'),
-    )
-    .leftJoin('tags as t', 't.id', 'slt.tag_id')
-    .select(['sl.link_id', 't.name as tag'])
-    .where(
-      'sl.link_id',
-      'in',
-      Array.from({ length: Number(count) }, (_, i) => args[`link${i}`] as string),
-    )
-    .orderBy('sl.created_at')
-    .orderBy('s.id')
-    .orderBy('t.name'),
-);
-
-export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
-  if (linkIds.length === 0) return [];
-  const args: Record<string, unknown> = { viewer: viewerId ?? '' };
-  linkIds.forEach((id, i) => (args[`link${i}`] = id));
-  const rows = await membershipTemplate(db, args, String(linkIds.length));
-  const byKey = new Map<string, Membership>();
-  for (const r of rows) {
-    const key = `${r.link_id} ${r.supercuration_id}`;
-    let m = byKey.get(key);
-    if (!m) {
-      m = { linkId: r.link_id, supercurationId: r.supercuration_id, tags: [], ...toAccess(r) };
-      byKey.set(key, m);
-    }
-    // Names are unique per category; two categories may share one, shown once.
-    if (r.tag !== null && !m.tags.includes(r.tag)) m.tags.push(r.tag);
-  }
-  return [...byKey.values()];
-}
-
 export async function toLinks(db: Q, rows: LinkRow[], viewer: Viewer | null): Promise<Link[]> {
   if (rows.length === 0) return [];
   const memberships = await membershipsOf(
@@ -131,34 +87,6 @@ export async function toLinks(db: Q, rows: LinkRow[], viewer: Viewer | null): Pr
       viewer,
     ),
   );
-}
-
-/** A link as the viewer sees it, from its row and every collection containing it (membershipsOf). */
-export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: Viewer | null): Link {
-  const visible = collections.filter((c) => canSeeSupercuration(viewer, c));
-  return {
-    id: r.id,
-    url: r.url,
-    title: r.title,
-    description: r.description,
-    thumbnailUrl: r.thumbnail_url,
-    linkText: r.link_text,
-    format: r.format as FormatId | null,
-    topicIds: r.topic_ids ? r.topic_ids.split(',').sort() : [],
-    isOriginalContent: Number(r.is_original_content) === 1,
-    originalPostId: r.original_post_id,
-    inMainFeed: Number(r.in_main_feed) === 1,
-    likes: r.likes_count,
-    repostsCount: r.reposts_count,
-    liked: Boolean(r.liked),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    user: userCard(r.user_id, r.author_name, r.author_avatar_key),
-    supercurationIds: visible.map((c) => c.supercurationId),
-    supercurationTags: Object.fromEntries(visible.map((c) => [c.supercurationId, c.tags])),
-    canEdit: canEditLink(viewer, { userId: r.user_id }, [...collections]),
-    canDelete: canDeleteLink(viewer, { userId: r.user_id }),
-  };
 }
 
 /**

@@ -39,6 +39,50 @@ export const toAccess = (r: {
   viewerIsCollaborator: r.collaborator_id !== null,
 });
 
+export interface Membership extends SupercurationAccess {
+  linkId: string;
+  supercurationId: string;
+  tags: string[];
+}
+
+/** Every collection containing one of the links, with that collection's tags on it: compiled once per number of links. */
+const membershipTemplate = queryTemplate((db, args, count) =>
+  collectionAccess(db, args.viewer as string)
+    .innerJoin('supercuration_links as sl', 'sl.supercuration_id', 's.id')
+    .leftJoin('supercuration_link_tags as slt', (join) =>
+      join.onRef('slt.supercuration_id', '=', 'sl.supercuration_id').onRef('slt.link_id', '=', 'sl.link_id'),
+    )
+    .leftJoin('tags as t', 't.id', 'slt.tag_id')
+    .select(['sl.link_id', 't.name as tag'])
+    .where(
+      'sl.link_id',
+      'in',
+      Array.from({ length: Number(count) }, (_, i) => args[`link${i}`] as string),
+    )
+    .orderBy('sl.created_at')
+    .orderBy('s.id')
+    .orderBy('t.name'),
+);
+
+export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
+  if (linkIds.length === 0) return [];
+  const args: Record<string, unknown> = { viewer: viewerId ?? '' };
+  linkIds.forEach((id, i) => (args[`link${i}`] = id));
+  const rows = await membershipTemplate(db, args, String(linkIds.length));
+  const byKey = new Map<string, Membership>();
+  for (const r of rows) {
+    const key = `${r.link_id} ${r.supercuration_id}`;
+    let m = byKey.get(key);
+    if (!m) {
+      m = { linkId: r.link_id, supercurationId: r.supercuration_id, tags: [], ...toAccess(r) };
+      byKey.set(key, m);
+    }
+    // Names are unique per category; two categories may share one, shown once.
+    if (r.tag !== null && !m.tags.includes(r.tag)) m.tags.push(r.tag);
+  }
+  return [...byKey.values()];
+}
+
 /**
  * Serialises membership changes of these collections until the transaction ends: PostgreSQL row
  * locks taken in id order (no deadlock between two multi-collection writes). SQLite has a single

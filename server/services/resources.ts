@@ -16,10 +16,10 @@ import type { Database } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
+import { linkOf } from '../presenters/links';
 import {
   getLink,
   insertLink,
-  linkOf,
   linkRows,
   toLinks,
   windowStart,

@@ -1,5 +1,4 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import {
   type CreateSupercuration,
@@ -13,17 +12,16 @@ import {
   type Supercuration,
   type SupercurationChoice,
   type SupercurationSummary,
-  type SupercurationTopic,
   type TagCategory,
   type UpdateSupercuration,
   type directoryQuerySchema,
-  focusCategoriesOf,
   type supercurationListQuerySchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { newId, now } from '../db/ids';
 import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
-import { isPostgres, queryTemplate } from '../db/query-templates';
+import { jsonRows } from '../db/json-rows';
+import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -34,11 +32,10 @@ import {
   canEditSupercurationTopics,
   canSeePublicPage,
   canSeeSupercuration,
-  isSupercurationOwner,
 } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
+import { toDetail, toSummaries } from '../presenters/supercurations';
 import { type AccessRow, collectionAccess, toAccess } from './memberships';
-import { userCard } from './profiles';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -92,20 +89,6 @@ export function editableAccess(viewer: Viewer, id: string, row: AccessRow | unde
 // Reading
 
 /**
- * A column holding the subquery's rows as a JSON array (json_group_array on SQLite, json_agg on
- * PostgreSQL), in the subquery's order: a collection's topics, tags and collaborators come with
- * its row instead of in one more query each. Read it back with jsonRowsOf.
- */
-type JsonSource<O> = Parameters<typeof sqliteJsonArrayFrom<O>>[0];
-function jsonRows<O>(db: Q, subquery: JsonSource<O>): RawBuilder<string | O[]> {
-  // PostgreSQL: json_agg of no rows is null, read as [] (no coalesce needed in SQL).
-  if (isPostgres(db)) return sql<O[]>`(select json_agg(agg) from ${subquery} as agg)`;
-  return sqliteJsonArrayFrom(subquery) as unknown as RawBuilder<string | O[]>;
-}
-/** SQLite answers JSON as text, PostgreSQL as parsed values. */
-const jsonRowsOf = <O>(value: string | O[] | null): O[] => (typeof value === 'string' ? (JSON.parse(value) as O[]) : (value ?? []));
-
-/**
  * Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them.
  * The owner's name and avatar are scalar subqueries (a primary-key lookup per row), not joins:
  * PostgreSQL joined a page of 24 by hashing the whole user and profiles tables (~2 ms a page with
@@ -145,43 +128,7 @@ function summaryRows(db: Q, viewerId: string | null) {
       ).as('topics_json'),
     );
 }
-type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
-
-function toSummaries(rows: SummaryRow[], viewer: Viewer | null): SupercurationSummary[] {
-  return rows.map((r) => {
-    const access: SupercurationAccess = {
-      ownerId: r.user_id,
-      isPublic: Number(r.is_public) === 1,
-      viewerIsCollaborator: r.collaborator_id !== null,
-    };
-    // Sorted here (by creation, then id), not in SQL: no temporary B-tree per collection row.
-    const topicDetails: SupercurationTopic[] = jsonRowsOf(r.topics_json)
-      .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1))
-      .map((t) => ({
-      id: t.id,
-      name: t.name,
-      color: t.color,
-    }));
-    const topicIds = topicDetails.map((t) => t.id);
-    return {
-      id: r.id,
-      title: r.title,
-      description: r.description,
-      thumbnailUrl: r.thumbnail_url,
-      topics: topicIds,
-      topicDetails,
-      focus: focusCategoriesOf(topicIds),
-      isPublic: access.isPublic,
-      slug: access.isPublic ? r.slug : null,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-      linksCount: r.links_count,
-      user: userCard(r.user_id, r.owner_name, r.owner_avatar_key),
-      canEdit: canEditSupercuration(viewer, access),
-      isOwner: isSupercurationOwner(viewer, access),
-    };
-  });
-}
+export type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
 
 export async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]> {
   const categories = await db
@@ -235,25 +182,7 @@ function detailRows(db: Q, viewerId: string | null) {
     ).as('collaborators_json'),
   ]);
 }
-type DetailRow = Awaited<ReturnType<ReturnType<typeof detailRows>['executeTakeFirstOrThrow']>>;
-
-function toDetail(row: DetailRow, viewer: Viewer | null): Supercuration {
-  const [summary] = toSummaries([row], viewer);
-  const tagCategories: TagCategory[] = [];
-  for (const t of jsonRowsOf(row.tags_json)) {
-    let category = tagCategories[tagCategories.length - 1];
-    if (category?.id !== t.id) {
-      category = { id: t.id, name: t.name, color: t.color, tags: [] };
-      tagCategories.push(category);
-    }
-    if (t.tag !== null) category.tags.push(t.tag);
-  }
-  return {
-    ...(summary as SupercurationSummary),
-    tagCategories,
-    collaborators: jsonRowsOf(row.collaborators_json).map((c) => userCard(c.id, c.name, c.avatar_key)),
-  };
-}
+export type DetailRow = Awaited<ReturnType<ReturnType<typeof detailRows>['executeTakeFirstOrThrow']>>;
 
 const detailById = queryTemplate<'viewer' | 'id', DetailRow>((db, a) => detailRows(db, a.viewer).where('s.id', '=', a.id));
 const publicDetailBySlug = queryTemplate<'viewer' | 'slug', DetailRow>((db, a) =>
