@@ -16,6 +16,7 @@ import {
   URL_MAX_LENGTH,
   normalizeUrl,
 } from '../../shared/domain';
+import { requireEditableCollections } from '../access/supercurations';
 import type { Db, Dialect } from '../db';
 import { newId, now } from '../db/ids';
 import { keysetAfter } from '../db/keyset';
@@ -30,7 +31,7 @@ import {
   folderOpen,
 } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
-import { assertEditableCollections, lockCollections } from './memberships';
+import { lockCollections } from './memberships';
 import { topicIdFor } from './topics';
 
 /** A bookmark ready to write: normalised URL, clipped fields, its collection title (or null). */
@@ -122,7 +123,7 @@ export function bookmarkPreviewCounter() {
 export async function mappedCollections(db: Db, viewer: Viewer, mapping: FolderMapping): Promise<Map<string, MappedCollection>> {
   const ids = [...new Set(Object.values(mapping).flatMap((t) => (t.type === 'collection' ? [t.id] : [])))];
   if (ids.length === 0) return new Map();
-  await assertEditableCollections(db.kysely, viewer, ids);
+  await requireEditableCollections(db.kysely, viewer, ids);
   const rows = await db.kysely.selectFrom('supercurations').select(['id', 'title', 'is_public']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, { title: r.title, isPublic: r.is_public === 1 }]));
 }

@@ -11,6 +11,7 @@ import {
   type UpdateLink,
   type linkListQuerySchema,
 } from '../../shared/domain';
+import { editableAmong, requireEditableCollections } from '../access/supercurations';
 import type { Db } from '../db';
 import { decrement, increment } from '../db/counters';
 import { newId, now } from '../db/ids';
@@ -19,12 +20,10 @@ import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { conflict, forbidden, notFound } from '../errors';
 import { canDeleteLink, canEditLink, canPlaceLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
-import { canEditSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
 import {
   addToCollections,
-  assertEditableCollections,
   duplicateLink,
   type Membership,
   lockCollections,
@@ -350,10 +349,10 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Pro
   const id = newId();
   const collections = [...new Set(input.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
-    await assertEditableCollections(trx, viewer, collections);
+    const targets = await requireEditableCollections(trx, viewer, collections);
     await insertLink(trx, viewer, id, input);
     // Locks the collections (PostgreSQL) before its duplicate check, as late as possible.
-    await addToCollections(trx, id, viewer, collections, { url: input.url ?? null });
+    await addToCollections(trx, id, viewer, targets, { url: input.url ?? null });
   });
   return (await getLink(db, id, viewer)) as Link;
 }
@@ -414,12 +413,12 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
     }
     if (changes.supercurationIds) {
       const wanted = new Set(changes.supercurationIds);
-      const removed = memberships
-        .filter((m) => !wanted.has(m.supercurationId) && canEditSupercuration(viewer, m))
-        .map((m) => m.supercurationId);
-      await lockCollections(trx, db.dialect, [...added, ...removed]);
-      await assertEditableCollections(trx, viewer, added);
-      await addToCollections(trx, id, viewer, added);
+      const removed = editableAmong(
+        viewer,
+        memberships.filter((m) => !wanted.has(m.supercurationId)).map((m) => ({ ...m, id: m.supercurationId })),
+      );
+      await lockCollections(trx, db.dialect, [...added, ...removed.map((m) => m.id)]);
+      await addToCollections(trx, id, viewer, await requireEditableCollections(trx, viewer, added));
       await removeFromCollections(trx, id, removed);
     }
   });

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import { SUPERCURATION_MESSAGES } from '../../shared/domain';
+import { type Authorized, type LoadedAccess, collectionAccess, toAccess } from '../access/supercurations';
 import type { Dialect } from '../db';
 import { decrement, increment } from '../db/counters';
 import { now } from '../db/ids';
 import { isPostgres, queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
-import { type SupercurationAccess, canEditSupercuration } from '../policies/supercurations';
+import type { SupercurationAccess } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 
 /**
@@ -16,28 +17,6 @@ import type { Viewer } from '../policies/viewer';
  */
 
 type Q = Kysely<Database>;
-
-/** Collections (with the facts their policies need), as seen by `viewerId`. */
-export function collectionAccess(db: Q, viewerId: string | null) {
-  return db
-    .selectFrom('supercurations as s')
-    .leftJoin('collaborators as c', (join) =>
-      join.onRef('c.supercuration_id', '=', 's.id').on('c.user_id', '=', viewerId ?? ''),
-    )
-    .select(['s.id as supercuration_id', 's.user_id as owner_id', 's.is_public', 'c.user_id as collaborator_id']);
-}
-
-export type AccessRow = Awaited<ReturnType<ReturnType<typeof collectionAccess>['executeTakeFirstOrThrow']>>;
-
-export const toAccess = (r: {
-  owner_id: string;
-  is_public: number;
-  collaborator_id: string | null;
-}): SupercurationAccess => ({
-  ownerId: r.owner_id,
-  isPublic: Number(r.is_public) === 1,
-  viewerIsCollaborator: r.collaborator_id !== null,
-});
 
 export interface Membership extends SupercurationAccess {
   linkId: string;
@@ -100,19 +79,6 @@ export async function lockCollections(trx: Q, dialect: Dialect, ids: readonly st
     .forUpdate()
     .execute();
   return locked.length;
-}
-
-/**
- * The collections, each of which must exist and be editable by the viewer, else 404 (no existence
- * leak); answers their access rows.
- */
-export async function assertEditableCollections(trx: Q, viewer: Viewer, ids: readonly string[]): Promise<AccessRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await collectionAccess(trx, viewer.id).where('s.id', 'in', [...ids]).execute();
-  if (rows.length !== ids.length || !rows.every((r) => canEditSupercuration(viewer, toAccess(r)))) {
-    throw notFound(SUPERCURATION_MESSAGES.notFound);
-  }
-  return rows;
 }
 
 export const duplicateLink = () => conflict(SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
@@ -191,10 +157,11 @@ export async function addToCollections(
   trx: Q,
   linkId: string,
   viewer: Viewer,
-  ids: readonly string[],
+  collections: readonly Authorized<LoadedAccess, 'edit'>[],
   known?: { url: string | null },
 ): Promise<void> {
-  if (ids.length === 0) return;
+  if (collections.length === 0) return;
+  const ids = collections.map((c) => c.id);
   let url = known?.url;
   if (url === undefined) {
     const link = await trx.selectFrom('links').select('url').where('id', '=', linkId).executeTakeFirst();
@@ -219,8 +186,13 @@ export async function addToCollections(
  * Removes the link, and that collection's tags on it (foreign key cascade), from the collections;
  * links_count - 1 for each membership actually deleted, never below 0. Answers how many were.
  */
-export async function removeFromCollections(trx: Q, linkId: string, ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
+export async function removeFromCollections(
+  trx: Q,
+  linkId: string,
+  collections: readonly Authorized<LoadedAccess, 'edit'>[],
+): Promise<string[]> {
+  if (collections.length === 0) return [];
+  const ids = collections.map((c) => c.id);
   const removed = await trx
     .deleteFrom('supercuration_links')
     .where('link_id', '=', linkId)

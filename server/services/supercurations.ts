@@ -17,6 +17,15 @@ import {
   type directoryQuerySchema,
   type supercurationListQuerySchema,
 } from '../../shared/domain';
+import {
+  type Authorized,
+  type LoadedAccess,
+  asTopicOwner,
+  createdCollection,
+  requireDeletable,
+  requireEditable,
+  toAccess,
+} from '../access/supercurations';
 import type { Db } from '../db';
 import { newId, now } from '../db/ids';
 import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
@@ -25,17 +34,9 @@ import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
-import {
-  type SupercurationAccess,
-  canDeleteSupercuration,
-  canEditSupercuration,
-  canEditSupercurationTopics,
-  canSeePublicPage,
-  canSeeSupercuration,
-} from '../policies/supercurations';
+import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { toDetail, toSummaries } from '../presenters/supercurations';
-import { type AccessRow, collectionAccess, toAccess } from './memberships';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -48,41 +49,6 @@ const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN')
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Access: every use case starts here, so the rules of server/policies apply everywhere.
-
-export interface LoadedAccess extends SupercurationAccess {
-  id: string;
-}
-
-/** The collection as the viewer may see it, else 404 'Supercuration not found' (private ones don't exist for others). */
-const accessById = queryTemplate<'viewer' | 'id', AccessRow>((db, a) => collectionAccess(db, a.viewer).where('s.id', '=', a.id));
-
-export async function requireVisible(db: Q, viewer: Viewer | null, id: string): Promise<LoadedAccess> {
-  const [row] = await accessById(db, { viewer: viewer?.id ?? '', id });
-  return visibleAccess(viewer, id, row);
-}
-
-/** The collection, which the viewer must edit: 404 when they can't see it, 403 when they only see it. */
-export async function requireEditable(db: Q, viewer: Viewer, id: string): Promise<LoadedAccess> {
-  const [row] = await accessById(db, { viewer: viewer.id, id });
-  return editableAccess(viewer, id, row);
-}
-
-/** requireVisible's rules on an access row (collectionAccess) already read, or none: not found. */
-export function visibleAccess(viewer: Viewer | null, id: string, row: AccessRow | undefined): LoadedAccess {
-  const access = row ? toAccess(row) : null;
-  if (!access || !canSeeSupercuration(viewer, access)) throw notFound(SUPERCURATION_MESSAGES.notFound);
-  return { id, ...access };
-}
-
-/** requireEditable's rules on an access row already read. */
-export function editableAccess(viewer: Viewer, id: string, row: AccessRow | undefined): LoadedAccess {
-  const access = visibleAccess(viewer, id, row);
-  if (!canEditSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.cannotEdit);
-  return access;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -495,7 +461,9 @@ async function assertSlugFree(trx: Q, slug: string, exceptId?: string): Promise<
   if (await query.executeTakeFirst()) throw slugTaken();
 }
 
-async function replaceTopics(trx: Q, id: string, ownerId: string, topicIds: readonly string[]): Promise<void> {
+/** A collection's topics are its owner's (topics are per user). */
+async function replaceTopics(trx: Q, collection: Authorized<LoadedAccess, 'owner'>, topicIds: readonly string[]): Promise<void> {
+  const { id, ownerId } = collection;
   await assertOwnTopics(trx, ownerId, topicIds);
   await trx.deleteFrom('supercuration_topics').where('supercuration_id', '=', id).execute();
   if (topicIds.length === 0) return;
@@ -543,7 +511,7 @@ export async function createSupercuration(db: Db, viewer: Viewer, input: CreateS
           updated_at: at,
         })
         .execute();
-      await replaceTopics(trx, id, viewer.id, input.topics);
+      await replaceTopics(trx, createdCollection(viewer, id, input.isPublic), input.topics);
     }),
   );
   return getSupercuration(db, viewer, id);
@@ -563,12 +531,14 @@ export async function updateSupercuration(
   await slugSafe(() =>
     db.kysely.transaction().execute(async (trx) => {
       const access = await requireEditable(trx, viewer, id);
-      const current = await trx.selectFrom('supercurations').select(['slug']).where('id', '=', id).executeTakeFirstOrThrow();
+      const topicOwner = asTopicOwner(viewer, access);
+      const current = await trx.selectFrom('supercurations').select(['slug']).where('id', '=', access.id).executeTakeFirstOrThrow();
       const isPublic = changes.isPublic ?? access.isPublic;
       const slug = isPublic ? (changes.slug !== undefined ? changes.slug : current.slug) : null;
       if (isPublic && !slug) throw badRequest(SUPERCURATION_MESSAGES.slugRequired, 'VALIDATION_ERROR');
-      if (slug && slug !== current.slug) await assertSlugFree(trx, slug, id);
-      if (changes.topics && !canEditSupercurationTopics(viewer, access) && !(await sameTopics(trx, id, changes.topics))) {
+      if (slug && slug !== current.slug) await assertSlugFree(trx, slug, access.id);
+      // Another editor may send the topics back unchanged (the edit form sends every field).
+      if (changes.topics && !topicOwner && !(await sameTopics(trx, access.id, changes.topics))) {
         throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyTopics);
       }
       await trx
@@ -581,9 +551,9 @@ export async function updateSupercuration(
           slug,
           updated_at: now(),
         })
-        .where('id', '=', id)
+        .where('id', '=', access.id)
         .execute();
-      if (changes.topics) await replaceTopics(trx, id, access.ownerId, changes.topics);
+      if (changes.topics && topicOwner) await replaceTopics(trx, topicOwner, changes.topics);
     }),
   );
   return getSupercuration(db, viewer, id);
@@ -592,8 +562,7 @@ export async function updateSupercuration(
 /** Owner only. Its memberships, tags, categories, collaborators and e-mail subscribers go with it; links stay. */
 export async function deleteSupercuration(db: Db, viewer: Viewer, id: string): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
-    const access = await requireVisible(trx, viewer, id);
-    if (!canDeleteSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyDelete);
-    await trx.deleteFrom('supercurations').where('id', '=', id).execute();
+    const collection = await requireDeletable(trx, viewer, id);
+    await trx.deleteFrom('supercurations').where('id', '=', collection.id).execute();
   });
 }
