@@ -19,7 +19,7 @@ interface Options {
   secureCookies: boolean;
 }
 
-/** The session and its user by token, compiled once (server/services/query-templates.ts). */
+/** The session and its user by token, compiled once (server/db/query-templates.ts). */
 const sessionTemplate = queryTemplate<'token', { id: string; email: string; name: string; expiresAt: string | Date }>(
   (db, { token }) =>
     db

@@ -20,11 +20,11 @@ import { collectionFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { notFound } from '../errors';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
+import { directory } from '../services/directory';
 import { addResource, listResources, removeResource, setResourceTags } from '../services/resources';
 import {
   createSupercuration,
   deleteSupercuration,
-  directory,
   getPublicPageMeta,
   getPublicSupercuration,
   getSupercuration,

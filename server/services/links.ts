@@ -241,7 +241,7 @@ export function feedQuery(db: Q, viewerId: string, q: LinkListParams, at = Date.
   return buildFeedQuery(db, shape, values);
 }
 
-/** The feed query compiled once per shape (server/services/query-templates.ts). */
+/** The feed query compiled once per shape (server/db/query-templates.ts). */
 const feedTemplate = queryTemplate((db, args, key) => buildFeedQuery(db, JSON.parse(key) as FeedShape, args));
 
 export async function listLinks(db: Db, viewer: Viewer, q: LinkListParams): Promise<Page<Link>> {
