@@ -8,13 +8,13 @@ import {
   updateLinkSchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { listLinks } from '../services/feed';
 import {
   createLink,
   deleteLink,
   findOwnLinkByUrl,
   getLink,
   getLinkPageMeta,
-  listLinks,
   repostLink,
   toggleLike,
   updateLink,

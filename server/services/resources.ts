@@ -27,13 +27,8 @@ import { badRequest, notFound } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
-import {
-  getLink,
-  insertLink,
-  linkRows,
-  toLinks,
-  windowStart,
-} from './links';
+import { windowStart } from './feed';
+import { getLink, insertLink, linkRows, toLinks } from './links';
 import { addToCollections, lockCollections, removeFromCollections } from './memberships';
 
 type Q = Kysely<Database>;
