@@ -9,14 +9,14 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { listLinks } from '../services/feed';
+import { toggleLike } from '../services/likes';
+import { repostLink } from '../services/reposts';
 import {
   createLink,
   deleteLink,
   findOwnLinkByUrl,
   getLink,
   getLinkPageMeta,
-  repostLink,
-  toggleLike,
   updateLink,
 } from '../services/links';
 import { badRequest, notFound } from '../errors';

@@ -1,19 +1,13 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import {
-  type CreateLink,
-  LINK_MESSAGES,
-  type LikeState,
-  type Link,
-  type UpdateLink,
-} from '../../shared/domain';
+import { type CreateLink, LINK_MESSAGES, type Link, type UpdateLink } from '../../shared/domain';
 import { editableAmong, requireEditableCollections } from '../access/supercurations';
 import type { Db } from '../db';
-import { decrement, increment } from '../db/counters';
+import { decrement } from '../db/counters';
 import { newId, now } from '../db/ids';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { conflict, forbidden, notFound } from '../errors';
-import { canDeleteLink, canEditLink, canPlaceLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
+import { forbidden, notFound } from '../errors';
+import { canDeleteLink, canEditLink, canPlaceLink, canSeeLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
 import {
@@ -161,7 +155,7 @@ export const LINK_COLUMNS = [
  * alike; answers nothing when the user already has a repost of its original (one per user and
  * original: links_user_original, so it holds under races).
  */
-const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string }>((db, a) =>
+export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string }>((db, a) =>
   db
     .insertInto('links')
     .values(Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])) as unknown as LinkColumns)
@@ -329,111 +323,6 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
     // Cascades to its topics, likes and memberships; its reposts keep their copy (original_post_id → null).
     await trx.deleteFrom('links').where('id', '=', id).execute();
   });
-}
-
-/**
- * SPEC §4 like toggle. The count moves only by the rows this transaction actually deleted or
- * inserted, so concurrent toggles (PostgreSQL row locks, SQLite's single writer) keep
- * likes_count equal to the number of like rows. A link hidden from the viewer (canSeeLink) is
- * neither liked nor unliked: every statement is limited to visible links, and the last answers 404.
- */
-export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promise<LikeState> {
-  return db.kysely.transaction().execute(async (trx) => {
-    const removed = await trx
-      .deleteFrom('likes')
-      .where('link_id', '=', linkId)
-      .where('user_id', '=', viewer.id)
-      .where((eb) =>
-        eb.exists(eb.selectFrom('links').select('links.id').where('links.id', '=', linkId).where(linkVisibleTo(viewer.id))),
-      )
-      .executeTakeFirst();
-    let liked = false;
-    if (removed.numDeletedRows > 0n) {
-      await trx.updateTable('links').set({ likes_count: decrement('likes_count') }).where('id', '=', linkId).execute();
-    } else {
-      liked = true;
-      const added = await trx
-        .insertInto('likes')
-        .columns(['link_id', 'user_id', 'created_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('links')
-            .select([
-              'links.id',
-              sql<string>`${viewer.id}`.as('user_id'),
-              sql<string>`${now()}`.as('created_at'),
-            ])
-            .where('links.id', '=', linkId)
-            .where(linkVisibleTo(viewer.id)),
-        )
-        .onConflict((oc) => oc.columns(['link_id', 'user_id']).doNothing())
-        .executeTakeFirst();
-      if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) {
-        await trx.updateTable('links').set({ likes_count: increment('likes_count') }).where('id', '=', linkId).execute();
-      }
-    }
-    const link = await trx
-      .selectFrom('links')
-      .select('likes_count')
-      .where('id', '=', linkId)
-      .where(linkVisibleTo(viewer.id))
-      .executeTakeFirst();
-    if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
-    return { liked, likes: link.likes_count };
-  });
-}
-
-/**
- * A repost is the viewer's own copy pointing at the original (a repost of a repost points at its
- * original). The original's reposts_count moves with it. Own links and second reposts are refused.
- */
-export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Link> {
-  const copyId = newId();
-  await db.kysely.transaction().execute(async (trx) => {
-    // Only a link the viewer may see, and whose original they may see, is reposted (else 404).
-    const source = await trx
-      .selectFrom('links')
-      .select(['id', 'original_post_id'])
-      .where('id', '=', id)
-      .where(linkVisibleTo(viewer.id))
-      .executeTakeFirst();
-    if (!source) throw notFound(LINK_MESSAGES.linkNotFound);
-    const original = await trx
-      .selectFrom('links')
-      .selectAll()
-      .where('id', '=', source.original_post_id ?? source.id)
-      .where(linkVisibleTo(viewer.id))
-      .executeTakeFirst();
-    if (!original) throw notFound(LINK_MESSAGES.linkNotFound);
-    if (!canRepostLink(viewer, { userId: original.user_id })) throw forbidden(LINK_MESSAGES.cannotRepostOwn);
-    const at = now();
-    const [inserted] = await insertLinkRow(trx, {
-      ...original,
-      id: copyId,
-      user_id: viewer.id,
-      original_post_id: original.id,
-      in_main_feed: 1,
-      likes_count: 0,
-      reposts_count: 0,
-      created_at: at,
-      updated_at: at,
-    });
-    if (!inserted) throw conflict(LINK_MESSAGES.alreadyReposted);
-    // The copy keeps the original's topics that the reposter has too (topics are per user).
-    await trx
-      .insertInto('link_topics')
-      .columns(['link_id', 'user_id', 'topic_id'])
-      .expression((eb) =>
-        eb
-          .selectFrom('link_topics as lt')
-          .innerJoin('topics as t', (join) => join.onRef('t.id', '=', 'lt.topic_id').on('t.user_id', '=', viewer.id))
-          .select([sql<string>`${copyId}`.as('link_id'), 't.user_id', 't.id'])
-          .where('lt.link_id', '=', original.id),
-      )
-      .execute();
-    await trx.updateTable('links').set({ reposts_count: increment('reposts_count') }).where('id', '=', original.id).execute();
-  });
-  return (await getLink(db, copyId, viewer)) as Link;
 }
 
 // ---------------------------------------------------------------------------------------------
