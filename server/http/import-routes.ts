@@ -14,7 +14,8 @@ import {
 import type { Db } from '../db';
 import { shareLinks } from '../services/batch-share';
 import { type ParsedBookmark, bookmarkParser } from '../services/bookmark-file';
-import { bookmarkPreviewCounter, exportBookmarks, importBookmarks, mappedCollections } from '../services/bookmarks';
+import { exportBookmarks } from '../services/bookmark-export';
+import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../services/bookmark-import';
 import { eventLoopTurns } from '../services/event-loop-turns';
 import { HttpError, badRequest, fileTooLarge } from '../errors';
 import { jsonNestedDeeperThan } from './json-body';
