@@ -8,7 +8,6 @@ import {
   type Supercuration,
   type SupercurationChoice,
   type SupercurationSummary,
-  type TagCategory,
   type UpdateSupercuration,
   type supercurationListQuerySchema,
 } from '../../shared/domain';
@@ -27,6 +26,7 @@ import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { jsonRows } from '../db/json-rows';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
+import { isUniqueViolation } from '../db/unique-violation';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
@@ -37,12 +37,6 @@ type Q = Kysely<Database>;
 export type SupercurationListParams = z.output<typeof supercurationListQuerySchema>;
 
 const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN');
-
-/** A unique-constraint violation (SQLite or PostgreSQL), e.g. two collections racing for one slug. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -89,31 +83,9 @@ export function summaryRows(db: Q, viewerId: string | null) {
 }
 export type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
 
-export async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]> {
-  const categories = await db
-    .selectFrom('tag_categories')
-    .select(['id', 'name', 'color'])
-    .where('supercuration_id', '=', id)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  if (categories.length === 0) return [];
-  const tags = await db
-    .selectFrom('tags')
-    .select(['category_id', 'name'])
-    .where(
-      'category_id',
-      'in',
-      categories.map((c) => c.id),
-    )
-    .orderBy('name')
-    .execute();
-  return categories.map((c) => ({ ...c, tags: tags.filter((t) => t.category_id === c.id).map((t) => t.name) }));
-}
-
 /**
  * A collection's page: its summary row plus its tag categories (one row per category and tag, in
- * tagCategoriesOf's order) and collaborators, in one query.
+ * the order of tag-categories.ts's tagCategoriesOf) and collaborators, in one query.
  */
 function detailRows(db: Q, viewerId: string | null) {
   return summaryRows(db, viewerId).select((eb) => [

@@ -12,9 +12,31 @@ import { newId } from '../db/ids';
 import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { Viewer } from '../policies/viewer';
-import { tagCategoriesOf } from './supercurations';
 
 type Q = Kysely<Database>;
+
+/** A collection's tag categories with their tags, as the API shows them. */
+export async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]> {
+  const categories = await db
+    .selectFrom('tag_categories')
+    .select(['id', 'name', 'color'])
+    .where('supercuration_id', '=', id)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  if (categories.length === 0) return [];
+  const tags = await db
+    .selectFrom('tags')
+    .select(['category_id', 'name'])
+    .where(
+      'category_id',
+      'in',
+      categories.map((c) => c.id),
+    )
+    .orderBy('name')
+    .execute();
+  return categories.map((c) => ({ ...c, tags: tags.filter((t) => t.category_id === c.id).map((t) => t.name) }));
+}
 
 /** The category, which must belong to the collection, as the API shows it. */
 async function categoryOf(trx: Q, collection: Authorized<LoadedAccess, 'edit'>, categoryId: string): Promise<TagCategory> {
