@@ -29,7 +29,7 @@ interface Grants {
   edit: 'view' | 'edit';
   owner: 'view' | 'edit' | 'owner';
 }
-export type Level = keyof Grants;
+type Level = keyof Grants;
 /** `T` checked for `L` by this module (a compile-time brand, nothing at run time). */
 export type Authorized<T, L extends Level> = T & { readonly [granted]: { readonly [K in Grants[L]]: true } };
 
@@ -74,7 +74,7 @@ export async function requireEditable(db: Q, viewer: Viewer, id: string): Promis
 }
 
 /** requireVisible's rules on an access row (collectionAccess) already read, or none: not found. */
-export function visibleAccess(viewer: Viewer | null, id: string, row: AccessRow | undefined): Authorized<LoadedAccess, 'view'> {
+function visibleAccess(viewer: Viewer | null, id: string, row: AccessRow | undefined): Authorized<LoadedAccess, 'view'> {
   const access = row ? toAccess(row) : null;
   if (!access || !canSeeSupercuration(viewer, access)) throw notFound(SUPERCURATION_MESSAGES.notFound);
   return { id, ...access } as Authorized<LoadedAccess, 'view'>;

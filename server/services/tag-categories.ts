@@ -16,7 +16,7 @@ import type { Viewer } from '../policies/viewer';
 type Q = Kysely<Database>;
 
 /** A collection's tag categories with their tags, as the API shows them. */
-export async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]> {
+async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]> {
   const categories = await db
     .selectFrom('tag_categories')
     .select(['id', 'name', 'color'])
