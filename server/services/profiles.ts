@@ -91,6 +91,19 @@ export async function updateProfile(db: Db, userId: string, data: ProfileChanges
   });
 }
 
+/**
+ * What GET /api/users/{id}/avatar serves: the uploaded avatar's key, else the e-mail that seeds the
+ * generated one; undefined for an unknown user.
+ */
+export async function getAvatarSource(db: Db, userId: string) {
+  return db.kysely
+    .selectFrom('user')
+    .leftJoin('profiles', 'profiles.user_id', 'user.id')
+    .select(['user.email', 'profiles.avatar_key'])
+    .where('user.id', '=', userId)
+    .executeTakeFirst();
+}
+
 export async function getAvatarKey(db: Db, userId: string): Promise<string | null> {
   const row = await db.kysely
     .selectFrom('profiles')
