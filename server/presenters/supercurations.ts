@@ -5,27 +5,20 @@ import {
   type TagCategory,
   focusCategoriesOf,
 } from '../../shared/domain';
+import { toAccess } from '../access/supercurations';
 import { jsonRowsOf } from '../db/json-rows';
-import { type SupercurationAccess, canEditSupercuration, isSupercurationOwner } from '../policies/supercurations';
+import { canEditSupercuration, isSupercurationOwner } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import type { DetailRow, SummaryRow } from '../services/supercurations';
 import { userCard } from './users';
 
 export function toSummaries(rows: SummaryRow[], viewer: Viewer | null): SupercurationSummary[] {
   return rows.map((r) => {
-    const access: SupercurationAccess = {
-      ownerId: r.user_id,
-      isPublic: Number(r.is_public) === 1,
-      viewerIsCollaborator: r.collaborator_id !== null,
-    };
+    const access = toAccess({ owner_id: r.user_id, ...r });
     // Sorted here (by creation, then id), not in SQL: no temporary B-tree per collection row.
     const topicDetails: SupercurationTopic[] = jsonRowsOf(r.topics_json)
       .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1))
-      .map((t) => ({
-      id: t.id,
-      name: t.name,
-      color: t.color,
-    }));
+      .map((t) => ({ id: t.id, name: t.name, color: t.color }));
     const topicIds = topicDetails.map((t) => t.id);
     return {
       id: r.id,
