@@ -17,7 +17,7 @@ import type { Viewer } from '../policies/viewer';
  * Loading a collection for a use case applies the rules of server/policies once, here, and
  * answers it branded with what the viewer was found allowed to do. The service functions that
  * write take only the branded type, so every write shows in its signature that it was checked
- * (docs/decisions.md "Where things live").
+ * (docs/decisions.md "Where things live on the server").
  */
 
 type Q = Kysely<Database>;
