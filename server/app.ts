@@ -12,7 +12,8 @@ import { registerCaching } from './http/caching';
 import { registerCompression } from './http/compression';
 import { profilePage, registerFollowingRoutes } from './http/following-routes';
 import { registerEmailSubscriptionRoutes } from './http/email-subscription-routes';
-import { HttpError, forbidden, registerErrorHandler } from './http/errors';
+import { forbidden, tooManyRequests } from './errors';
+import { registerErrorHandler } from './http/errors';
 import { registerHealthRoutes } from './http/health-routes';
 import { registerImageProxyRoutes } from './http/image-proxy-routes';
 import { registerImportRoutes } from './http/import-routes';
@@ -118,7 +119,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     global: false,
     // In memory, except for the routes whose limit names a shared store (the auth routes').
     store: PerRouteStore,
-    errorResponseBuilder: () => new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED'),
+    errorResponseBuilder: () => tooManyRequests(MSG.tooManyRequests),
   });
   // Caching first: its ETag is of the uncompressed body, and a 304 has nothing to compress.
   registerCaching(server, session.hasCredentials);

@@ -5,10 +5,10 @@ import { type RawBuilder, sql } from 'kysely';
  * (migration 0004):
  * - SQLite: the FTS5 table `supercurations_search` (unicode61 tokenizer, diacritics removed,
  *   prefix indexes), kept in sync with public rows of `supercurations` by triggers; its rowid is the
- *   collection's rowid. Queries drive from it in rowid order (services/supercurations.ts).
+ *   collection's rowid. Queries drive from it in rowid order (services/directory.ts).
  * - PostgreSQL: a stored generated tsvector column `search_doc` (pgSearchDocument()) with a GIN
  *   index. The 'simple' configuration (no stemming, no stop words) and a translate() accent fold
- *   keep it extension-free. Queries: services/supercurations.ts (pgSearch).
+ *   keep it extension-free. Queries: services/directory.ts (pgSearch).
  * Every word of the query must match the start of a word of the title or description.
  */
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { MSG } from '../../shared/domain';
 import type { Db } from '../db';
 import { accountExportName, exportAccount } from '../services/account-export';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import type { SessionReader } from './session';
 
 interface Deps {

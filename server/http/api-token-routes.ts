@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_TOKEN_MESSAGES, createApiTokenSchema } from '../../shared/domain';
 import type { Db } from '../db';
 import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import type { SessionReader } from './session';
 
 interface Deps {

@@ -22,7 +22,8 @@ import type { Db } from '../db';
 import { sha256 } from '../services/email-subscriptions';
 import { chosenPasswordSchema } from '../services/passwords';
 import { rateLimitCounter } from '../services/rate-limits';
-import { HttpError, zodErrorBody } from './errors';
+import { forbidden } from '../errors';
+import { zodErrorBody } from './errors';
 import { databaseStore } from './rate-limit-stores';
 import type { SessionReader } from './session';
 
@@ -155,7 +156,7 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, config, db, ses
     if (endpoint.sessionOnly && session.bearerOf(req) !== null) {
       // A wrong token is 401 (counted like any failed token); a valid one may not do this.
       await session.viewerOf(req);
-      throw new HttpError(403, API_TOKEN_MESSAGES.accountNeedsSession, 'SESSION_REQUIRED');
+      throw forbidden(API_TOKEN_MESSAGES.accountNeedsSession, 'SESSION_REQUIRED');
     }
     const parsed = await endpoint.input.safeParseAsync((endpoint.method === 'GET' ? req.query : req.body) ?? {});
     if (!parsed.success) return reply.status(400).send(zodErrorBody(parsed.error));

@@ -1,24 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { type ApiErrorBody, MSG } from '../../shared/domain';
-
-/** An expected failure with a user-facing message (SPEC §8 wording where it has one). */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: string,
-    /** More fields of the error body, e.g. the index of a refused batch item. */
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code);
-export const unauthorized = (message: string) => new HttpError(401, message, 'UNAUTHORIZED');
-export const forbidden = (message: string) => new HttpError(403, message, 'FORBIDDEN');
-export const notFound = (message: string) => new HttpError(404, message, 'NOT_FOUND');
+import { HttpError } from '../errors';
 
 export function zodErrorBody(err: ZodError): ApiErrorBody {
   return {

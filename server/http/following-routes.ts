@@ -12,9 +12,10 @@ import type { Db } from '../db';
 import { userFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { canSeeSubscribers } from '../policies/subscriptions';
-import { avatarUrl } from '../services/profiles';
+import { avatarUrl } from '../presenters/users';
+import { getProfilePageMeta } from '../services/profiles';
 import { allSubscribers, listSubscribers, subscribe, unsubscribe } from '../services/subscriptions';
-import { forbidden, notFound } from './errors';
+import { forbidden, notFound } from '../errors';
 import type { SessionReader } from './session';
 import type { MetaPage } from './web-routes';
 
@@ -90,12 +91,7 @@ export function profilePage(db: Db, publicUrl: string): MetaPage {
   return {
     path: '/profile/:id',
     async meta({ id = '' }) {
-      const user = await db.kysely
-        .selectFrom('user')
-        .leftJoin('profiles', 'profiles.user_id', 'user.id')
-        .select(['user.id', 'user.name', 'profiles.bio', 'profiles.avatar_key'])
-        .where('user.id', '=', id)
-        .executeTakeFirst();
+      const user = await getProfilePageMeta(db, id);
       if (!user) return null;
       const name = user.name.trim() || 'A curator';
       return {

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import { type ProxyFailure, type ProxyResult, createImageProxy, imageEtag, proxiedUrl, proxyStorageKey } from '../preview/image-proxy';
 import { type ImageVariants, INVALID_IMAGE_WIDTH, parseImageWidth } from '../services/image-variants';
+import { isKnownThumbnail } from '../services/images';
 import type { ObjectStorage } from '../storage/uploads';
 import { matchesEtag } from './caching';
 import type { SessionReader } from './session';
@@ -37,22 +38,6 @@ const FAILURES: Record<ProxyFailure, { status: number; error: string; code: stri
   // The URL may become a link's thumbnail any moment: not cached.
   'not-allowed': { status: 404, error: IMAGE_PROXY_MESSAGES.unavailable, code: 'IMAGE_UNAVAILABLE', cacheControl: 'no-store' },
 };
-
-/**
- * True when a stored link or supercuration shows this URL as its thumbnail: what a visitor may
- * make us fetch. (Thumbnail URLs are stored normalised, i.e. as `new URL().href` gives them.)
- */
-export async function isKnownThumbnail(db: Db, url: string): Promise<boolean> {
-  const link = await db.kysely.selectFrom('links').select('id').where('thumbnail_url', '=', url).limit(1).executeTakeFirst();
-  if (link) return true;
-  const shelf = await db.kysely
-    .selectFrom('supercurations')
-    .select('id')
-    .where('thumbnail_url', '=', url)
-    .limit(1)
-    .executeTakeFirst();
-  return shelf !== undefined;
-}
 
 function sendFailure(reply: FastifyReply, status: number, error: string, code: string, cacheControl: string) {
   return reply

@@ -14,9 +14,10 @@ import {
 import type { Db } from '../db';
 import { shareLinks } from '../services/batch-share';
 import { type ParsedBookmark, bookmarkParser } from '../services/bookmark-file';
-import { bookmarkPreviewCounter, exportBookmarks, importBookmarks, mappedCollections } from '../services/bookmarks';
+import { exportBookmarks } from '../services/bookmark-export';
+import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../services/bookmark-import';
 import { eventLoopTurns } from '../services/event-loop-turns';
-import { HttpError, badRequest } from './errors';
+import { HttpError, badRequest, fileTooLarge } from '../errors';
 import { jsonNestedDeeperThan } from './json-body';
 import type { SessionReader } from './session';
 
@@ -25,7 +26,6 @@ interface Deps {
   session: SessionReader;
 }
 
-const tooLarge = () => new HttpError(413, BOOKMARK_MESSAGES.tooLarge, 'FILE_TOO_LARGE');
 
 /** Characters parsed between two chances for other requests to run (a 64 KB chunk at once took up to 15 ms). */
 const PARSE_SLICE = 8 * 1024;
@@ -83,12 +83,12 @@ async function readBookmarkUpload(
         }
       }
     } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
       // A refused file (too many bookmarks): the rest of the upload is not read.
       part.file.resume();
       throw err;
     }
-    if (part.file.truncated) throw tooLarge();
+    if (part.file.truncated) throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
     parser.write(decoder.decode());
     parser.end();
     flattenedFolders = parser.flattenedFolders;

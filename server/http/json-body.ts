@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { JSON_MAX_DEPTH, MSG } from '../../shared/domain';
-import { badRequest } from './errors';
+import { badRequest } from '../errors';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -8,18 +8,18 @@ import {
   updateLinkSchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { listLinks } from '../services/feed';
+import { toggleLike } from '../services/likes';
+import { repostLink } from '../services/reposts';
 import {
   createLink,
   deleteLink,
   findOwnLinkByUrl,
   getLink,
   getLinkPageMeta,
-  listLinks,
-  repostLink,
-  toggleLike,
   updateLink,
 } from '../services/links';
-import { badRequest, notFound } from './errors';
+import { badRequest, notFound } from '../errors';
 import type { SessionReader } from './session';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
 

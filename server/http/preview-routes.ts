@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, createPreviewService } from '../preview/service';
-import { badRequest, unauthorized } from './errors';
+import { badRequest, unauthorized } from '../errors';
 import type { SessionReader } from './session';
 
 interface Deps {

@@ -5,10 +5,10 @@ import { API_TOKEN_MESSAGES, MSG } from '../../shared/domain';
 import type { Auth } from '../auth';
 import type { Db } from '../db';
 import { apiTokenReader } from '../services/api-tokens';
-import { queryTemplate } from '../services/query-templates';
+import { queryTemplate } from '../db/query-templates';
 import type { RateLimitHit } from '../services/rate-limits';
 import type { Viewer } from '../policies/viewer';
-import { HttpError, unauthorized } from './errors';
+import { forbidden, tooManyRequests, unauthorized } from '../errors';
 
 /** Better Auth's defaults: sessions last 7 days and slide forward once a day. */
 const EXPIRES_IN_MS = 7 * 24 * 3600 * 1000;
@@ -27,7 +27,7 @@ interface Options {
 
 const BEARER_WINDOW_MS = 60_000;
 
-/** The session and its user by token, compiled once (server/services/query-templates.ts). */
+/** The session and its user by token, compiled once (server/db/query-templates.ts). */
 const sessionTemplate = queryTemplate<'token', { id: string; email: string; name: string; expiresAt: string | Date }>(
   (db, { token }) =>
     db
@@ -73,7 +73,7 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
     const now = Date.now();
     const until = blockedUntil.get(req.ip);
     if (until !== undefined) {
-      if (until > now) throw new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED');
+      if (until > now) throw tooManyRequests(MSG.tooManyRequests);
       blockedUntil.delete(req.ip);
     }
     const user = token ? await userOfToken(token, now) : null;
@@ -81,7 +81,7 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
     const { count, ttl } = await hit(`bearer ${req.ip}`, BEARER_WINDOW_MS);
     if (count > bearerFailureLimit) {
       blockedUntil.set(req.ip, now + ttl);
-      throw new HttpError(429, MSG.tooManyRequests, 'RATE_LIMITED');
+      throw tooManyRequests(MSG.tooManyRequests);
     }
     throw unauthorized(API_TOKEN_MESSAGES.invalidToken);
   }
@@ -127,7 +127,7 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
   /** Refuses a request authenticated by an API token (403 with `message`): for what only a signed-in session may do. */
   async function requireSessionViewer(req: FastifyRequest, message: string): Promise<Viewer> {
     const viewer = await requireViewer(req);
-    if (viewer.tokenId) throw new HttpError(403, message, 'SESSION_REQUIRED');
+    if (viewer.tokenId) throw forbidden(message, 'SESSION_REQUIRED');
     return viewer;
   }
 

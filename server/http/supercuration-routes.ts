@@ -18,13 +18,13 @@ import {
 import type { Db } from '../db';
 import { collectionFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
+import { directory } from '../services/directory';
 import { addResource, listResources, removeResource, setResourceTags } from '../services/resources';
 import {
   createSupercuration,
   deleteSupercuration,
-  directory,
   getPublicPageMeta,
   getPublicSupercuration,
   getSupercuration,

@@ -3,7 +3,7 @@ import { AVATAR_MAX_BYTES, MSG } from '../../shared/domain';
 import { NotAnImageError, UPLOADED_IMAGE_NAME, saveUploadedImage, uploadedImageKey } from '../services/images';
 import { type ImageVariants, INVALID_IMAGE_WIDTH, parseImageWidth } from '../services/image-variants';
 import type { ObjectStorage } from '../storage/uploads';
-import { HttpError, badRequest, notFound } from './errors';
+import { badRequest, fileTooLarge, notFound } from '../errors';
 import type { SessionReader } from './session';
 
 /**
@@ -14,16 +14,15 @@ export async function receiveImage<T>(req: FastifyRequest, field: string, store:
   if (!req.isMultipart()) throw badRequest(MSG.imagesOnly);
   const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
   if (!file || file.fieldname !== field || !file.mimetype.startsWith('image/')) throw badRequest(MSG.imagesOnly);
-  const tooLarge = () => new HttpError(413, MSG.imageTooLarge, 'FILE_TOO_LARGE');
   let buffer: Buffer;
   try {
     buffer = await file.toBuffer();
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(MSG.imageTooLarge);
     throw err;
   }
   // toBuffer() may miss the limit when the cut-off chunk was its last one: the stream still knows.
-  if (file.file.truncated) throw tooLarge();
+  if (file.file.truncated) throw fileTooLarge(MSG.imageTooLarge);
   try {
     return await store(buffer);
   } catch (err) {

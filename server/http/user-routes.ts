@@ -3,9 +3,9 @@ import { MSG, profileUpdateSchema } from '../../shared/domain';
 import type { Db } from '../db';
 import { canEditProfile } from '../policies/users';
 import { generatedAvatarSvg } from '../services/avatars';
-import { getAvatarKey, getProfile, replaceAvatar, updateProfile } from '../services/profiles';
+import { getAvatarSource, getProfile, replaceAvatar, updateProfile } from '../services/profiles';
 import type { ObjectStorage } from '../storage/uploads';
-import { forbidden, notFound } from './errors';
+import { forbidden, notFound } from '../errors';
 import type { SessionReader } from './session';
 import { receiveImage } from './upload-routes';
 
@@ -59,10 +59,9 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
   });
 
   app.get<IdParams & { Querystring: { v?: string } }>('/api/users/:id/avatar', async (req, reply) => {
-    const user = await db.kysely.selectFrom('user').select('email').where('id', '=', req.params.id).executeTakeFirst();
+    const user = await getAvatarSource(db, req.params.id);
     if (!user) throw notFound(MSG.userNotFound);
-    const key = await getAvatarKey(db, req.params.id);
-    const image = key ? await storage.get(key) : null;
+    const image = user.avatar_key ? await storage.get(user.avatar_key) : null;
     // A versioned URL (?v=) names one image for good; an unversioned one may change.
     reply.header('cache-control', req.query.v ? 'public, max-age=31536000, immutable' : 'public, max-age=60');
     reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");

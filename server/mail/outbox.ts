@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../db';
+import { newId } from '../db/ids';
 import type { Database } from '../db/schema';
 import { type MailMessage, type Mailer, isTransientMailError } from './mailer';
 
@@ -76,14 +77,13 @@ type OutboxRow = Selectable<Database['mail_outbox']>;
 /** What a finished (sent or cancelled) row keeps of its bodies. */
 const NO_BODIES = { text_body: '', html_body: '' };
 
-const newOutboxId = () => randomBytes(12).toString('hex');
 
 /** Inserts the mails (use the caller's transaction so they commit with its change); returns how many. */
 export async function enqueueMails(executor: Kysely<Database>, publicUrl: string, mails: QueuedMail[]): Promise<number> {
   const host = new URL(publicUrl).hostname || 'localhost';
   const iso = new Date().toISOString();
   const rows = mails.map((m) => {
-    const id = newOutboxId();
+    const id = newId();
     return {
       id,
       message_id: `<${id}.outbox@${host}>`,

@@ -15,7 +15,8 @@ export function isSupercurationOwner(viewer: Viewer | null, c: SupercurationAcce
 
 /**
  * SPEC §6: the owner (created_by) and the collaborators edit a collection: its title, description,
- * visibility, slug and topics, its tag categories and tags, and its resources (add, tag, remove).
+ * visibility, slug and topics, its tag categories and tags, its resources (add, tag, remove), and
+ * they search for and add collaborators (SPEC §6 gives collaborators the owner's edit rights).
  */
 export function canEditSupercuration(viewer: Viewer | null, c: SupercurationAccess): boolean {
   return viewer !== null && (viewer.id === c.ownerId || c.viewerIsCollaborator);
@@ -46,13 +47,6 @@ export function canDeleteSupercuration(viewer: Viewer | null, c: SupercurationAc
 export function canEditSupercurationTopics(viewer: Viewer | null, c: SupercurationAccess): boolean {
   return isSupercurationOwner(viewer, c);
 }
-
-/** Editors (owner and collaborators) manage tags and resources. */
-export const canManageTags = canEditSupercuration;
-export const canManageResources = canEditSupercuration;
-
-/** Editors search for and add collaborators: SPEC §6 gives collaborators the owner's edit rights. */
-export const canAddCollaborator = canEditSupercuration;
 
 /**
  * Removing a collaborator: the owner removes anyone; a collaborator removes only themselves

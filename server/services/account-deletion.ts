@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db';
+import { decrement } from '../db/counters';
 import type { Database } from '../db/schema';
-import { decrement, lockCollections } from './memberships';
+import { lockCollections } from './memberships';
 
 type Q = Kysely<Database>;
 

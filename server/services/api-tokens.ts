@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { API_TOKEN_PREFIX, type ApiToken, type CreatedApiToken } from '../../shared/domain';
 import type { Db } from '../db';
 import { sha256 } from './email-subscriptions';
-import { queryTemplate } from './query-templates';
-import { newId } from './supercurations';
+import { queryTemplate } from '../db/query-templates';
+import { newId } from '../db/ids';
 
 /** last_used_at is written at most this often per token (and per process), so a token's requests stay reads. */
 export const LAST_USED_GRANULARITY_MS = 60_000;

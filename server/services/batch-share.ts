@@ -8,11 +8,13 @@ import {
   batchShareSchema,
   privateByDefault,
 } from '../../shared/domain';
+import { requireEditableCollections } from '../access/supercurations';
 import type { Db } from '../db';
-import { HttpError, badRequest } from '../http/errors';
+import { newId } from '../db/ids';
+import { HttpError, badRequest } from '../errors';
 import type { Viewer } from '../policies/viewer';
-import { insertLink, linkRows, newLinkId, toLinks } from './links';
-import { addToCollections, assertEditableCollections, lockCollections, toAccess } from './memberships';
+import { insertLink, linkRows, toLinks } from './links';
+import { addToCollections, lockCollections } from './memberships';
 
 /** A refused item of a batch: its index goes into the error body. */
 const itemError = (err: HttpError, index: number) =>
@@ -41,23 +43,23 @@ export async function shareLinks(db: Db, viewer: Viewer, body: unknown): Promise
     const parsed = batchItemLink(item, settings);
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? LINK_MESSAGES.invalidLinkData;
-      throw new HttpError(400, message, 'INVALID_ITEM', { index });
+      throw badRequest(message, 'INVALID_ITEM', { index });
     }
     return parsed.data;
   });
 
-  const ids = inputs.map(() => newLinkId());
+  const ids = inputs.map(() => newId());
   const collections = [...new Set(settings.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
     await lockCollections(trx, db.dialect, collections);
-    const access = await assertEditableCollections(trx, viewer, collections);
+    const targets = await requireEditableCollections(trx, viewer, collections);
     // Unless the batch says, links shared only into private collections stay out of the main feed.
-    const inMainFeed = batch.inMainFeed ?? !privateByDefault(access.map(toAccess));
+    const inMainFeed = batch.inMainFeed ?? !privateByDefault(targets);
     for (const [index, input] of inputs.entries()) {
       const id = ids[index] as string;
       try {
         await insertLink(trx, viewer, id, { ...input, inMainFeed });
-        await addToCollections(trx, id, viewer, collections);
+        await addToCollections(trx, id, viewer, targets);
       } catch (err) {
         throw err instanceof HttpError ? itemError(err, index) : err;
       }

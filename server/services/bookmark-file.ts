@@ -6,7 +6,7 @@ import {
   TITLE_MAX_LENGTH,
   stripUnsafeText,
 } from '../../shared/domain';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../errors';
 import { htmlTagReader } from './html-tag-reader';
 
 /**

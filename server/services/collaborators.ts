@@ -5,12 +5,12 @@ import {
   type CollaboratorCandidate,
   SUPERCURATION_MESSAGES,
 } from '../../shared/domain';
+import { requireCollaboratorRemoval, requireEditable } from '../access/supercurations';
 import type { Db } from '../db';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
-import { canAddCollaborator, canEditSupercuration, canRemoveCollaborator } from '../policies/supercurations';
+import { now } from '../db/ids';
+import { badRequest, conflict, notFound } from '../errors';
 import type { Viewer } from '../policies/viewer';
-import { userCard } from './profiles';
-import { requireEditable, requireVisible } from './supercurations';
+import { userCard } from '../presenters/users';
 
 /** `%text%` for LIKE, its own wildcards escaped with a backslash. */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -22,7 +22,6 @@ export const containsPattern = (text: string) => `%${text.toLowerCase().replace(
  */
 export async function searchCollaborators(db: Db, viewer: Viewer, id: string, q: string): Promise<CollaboratorCandidate[]> {
   const access = await requireEditable(db.kysely, viewer, id);
-  if (!canAddCollaborator(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.cannotEdit);
   if (q.length === 0) return [];
   const rows = await db.kysely
     .selectFrom('user as u')
@@ -51,8 +50,7 @@ export async function searchCollaborators(db: Db, viewer: Viewer, id: string, q:
 /** Editors add a collaborator, who gets the same edit rights (SPEC §6). Answers them, for 'Added {name} as collaborator'. */
 export async function addCollaborator(db: Db, viewer: Viewer, id: string, userId: string): Promise<Collaborator> {
   return db.kysely.transaction().execute(async (trx) => {
-    const access = await requireEditable(trx, viewer, id);
-    if (!canAddCollaborator(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.cannotEdit);
+    const collection = await requireEditable(trx, viewer, id);
     const user = await trx
       .selectFrom('user as u')
       .leftJoin('profiles as p', 'p.user_id', 'u.id')
@@ -60,14 +58,14 @@ export async function addCollaborator(db: Db, viewer: Viewer, id: string, userId
       .where('u.id', '=', userId)
       .executeTakeFirst();
     if (!user) throw notFound(SUPERCURATION_MESSAGES.userNotFound);
-    if (user.id === access.ownerId) throw badRequest(SUPERCURATION_MESSAGES.ownerIsNotCollaborator);
+    if (user.id === collection.ownerId) throw badRequest(SUPERCURATION_MESSAGES.ownerIsNotCollaborator);
     const inserted = await trx
       .insertInto('collaborators')
-      .values({ supercuration_id: id, user_id: user.id, created_at: new Date().toISOString() })
+      .values({ supercuration_id: collection.id, user_id: user.id, created_at: now() })
       .onConflict((oc) => oc.columns(['supercuration_id', 'user_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      throw new HttpError(409, SUPERCURATION_MESSAGES.alreadyCollaborator, 'CONFLICT');
+      throw conflict(SUPERCURATION_MESSAGES.alreadyCollaborator);
     }
     return userCard(user.id, user.name, user.avatar_key);
   });
@@ -76,17 +74,10 @@ export async function addCollaborator(db: Db, viewer: Viewer, id: string, userId
 /** The owner removes any collaborator; a collaborator removes only themselves (leaves). */
 export async function removeCollaborator(db: Db, viewer: Viewer, id: string, userId: string): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
-    const access = await requireVisible(trx, viewer, id);
-    if (!canRemoveCollaborator(viewer, access, userId)) {
-      throw forbidden(
-        canEditSupercuration(viewer, access)
-          ? SUPERCURATION_MESSAGES.ownerOnlyRemoveCollaborator
-          : SUPERCURATION_MESSAGES.cannotEdit,
-      );
-    }
+    const collection = await requireCollaboratorRemoval(trx, viewer, id, userId);
     const result = await trx
       .deleteFrom('collaborators')
-      .where('supercuration_id', '=', id)
+      .where('supercuration_id', '=', collection.id)
       .where('user_id', '=', userId)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound(SUPERCURATION_MESSAGES.collaboratorNotFound);

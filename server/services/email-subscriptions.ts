@@ -4,13 +4,13 @@ import {
   type EmailSubscriberGroup,
   SUPERCURATION_MESSAGES,
 } from '../../shared/domain';
+import { collectionAccess, toAccess } from '../access/supercurations';
 import type { Db } from '../db';
-import { notFound } from '../http/errors';
+import { newId } from '../db/ids';
+import { notFound } from '../errors';
 import { enqueueMails } from '../mail/outbox';
 import { renderEmail } from '../mail/render';
 import { canSubscribeByEmail } from '../policies/supercurations';
-import { collectionAccess, toAccess } from './memberships';
-import { newId } from './supercurations';
 
 /**
  * Collection e-mail subscriptions with double opt-in (SPEC §4, issue 5 item 4). A subscription is

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ResizeOptions } from 'sharp';
+import type { Db } from '../db';
 import type { ObjectStorage } from '../storage/uploads';
 
 export class NotAnImageError extends Error {}
@@ -62,4 +63,20 @@ export async function saveUploadedImage(storage: ObjectStorage, input: Buffer): 
   const name = `${randomBytes(16).toString('hex')}.webp`;
   await storage.put(uploadedImageKey(name), image);
   return uploadedImageUrl(name);
+}
+
+/**
+ * True when a stored link or supercuration shows this URL as its thumbnail: what a visitor may
+ * make us fetch. (Thumbnail URLs are stored normalised, i.e. as `new URL().href` gives them.)
+ */
+export async function isKnownThumbnail(db: Db, url: string): Promise<boolean> {
+  const link = await db.kysely.selectFrom('links').select('id').where('thumbnail_url', '=', url).limit(1).executeTakeFirst();
+  if (link) return true;
+  const shelf = await db.kysely
+    .selectFrom('supercurations')
+    .select('id')
+    .where('thumbnail_url', '=', url)
+    .limit(1)
+    .executeTakeFirst();
+  return shelf !== undefined;
 }

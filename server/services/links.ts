@@ -1,43 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { z } from 'zod';
-import {
-  type CreateLink,
-  FEED_PAGE_SIZE,
-  type FormatId,
-  LINK_MESSAGES,
-  type LikeState,
-  type Link,
-  type Page,
-  type UpdateLink,
-  type linkListQuerySchema,
-} from '../../shared/domain';
+import { type CreateLink, LINK_MESSAGES, type Link, type UpdateLink } from '../../shared/domain';
+import { editableAmong, requireEditableCollections } from '../access/supercurations';
 import type { Db } from '../db';
+import { decrement } from '../db/counters';
+import { newId, now } from '../db/ids';
+import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
-import { canDeleteLink, canEditLink, canPlaceLink, canRepostLink, canSeeLink, linkVisibleTo } from '../policies/links';
-import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../policies/supercurations';
+import { forbidden, notFound } from '../errors';
+import { canDeleteLink, canEditLink, canPlaceLink, canSeeLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
+import { linkOf } from '../presenters/links';
 import {
   addToCollections,
-  assertEditableCollections,
-  collectionAccess,
-  decrement,
   duplicateLink,
-  increment,
+  type Membership,
   lockCollections,
+  membershipsOf,
   removeFromCollections,
-  toAccess,
 } from './memberships';
-import { userCard } from './profiles';
-import { queryTemplate } from './query-templates';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
-export type LinkListParams = z.output<typeof linkListQuerySchema>;
-
-const now = () => new Date().toISOString();
-export const newLinkId = () => randomBytes(12).toString('hex');
 
 // ---------------------------------------------------------------------------------------------
 // Reading: rows with their author, topics and the viewer's like in one query, then the page's
@@ -76,50 +59,6 @@ export function linkRows(db: Q, viewerId: string | null) {
 }
 export type LinkRow = Awaited<ReturnType<ReturnType<typeof linkRows>['executeTakeFirstOrThrow']>>;
 
-export interface Membership extends SupercurationAccess {
-  linkId: string;
-  supercurationId: string;
-  tags: string[];
-}
-
-/** Every collection containing one of the links, with that collection's tags on it: compiled once per number of links. */
-const membershipTemplate = queryTemplate((db, args, count) =>
-  collectionAccess(db, args.viewer as string)
-    .innerJoin('supercuration_links as sl', 'sl.supercuration_id', 's.id')
-    .leftJoin('supercuration_link_tags as slt', (join) =>
-      join.onRef('slt.supercuration_id', '=', 'sl.supercuration_id').onRef('slt.link_id', '=', 'sl.link_id'),
-    )
-    .leftJoin('tags as t', 't.id', 'slt.tag_id')
-    .select(['sl.link_id', 't.name as tag'])
-    .where(
-      'sl.link_id',
-      'in',
-      Array.from({ length: Number(count) }, (_, i) => args[`link${i}`] as string),
-    )
-    .orderBy('sl.created_at')
-    .orderBy('s.id')
-    .orderBy('t.name'),
-);
-
-export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
-  if (linkIds.length === 0) return [];
-  const args: Record<string, unknown> = { viewer: viewerId ?? '' };
-  linkIds.forEach((id, i) => (args[`link${i}`] = id));
-  const rows = await membershipTemplate(db, args, String(linkIds.length));
-  const byKey = new Map<string, Membership>();
-  for (const r of rows) {
-    const key = `${r.link_id} ${r.supercuration_id}`;
-    let m = byKey.get(key);
-    if (!m) {
-      m = { linkId: r.link_id, supercurationId: r.supercuration_id, tags: [], ...toAccess(r) };
-      byKey.set(key, m);
-    }
-    // Names are unique per category; two categories may share one, shown once.
-    if (r.tag !== null && !m.tags.includes(r.tag)) m.tags.push(r.tag);
-  }
-  return [...byKey.values()];
-}
-
 export async function toLinks(db: Q, rows: LinkRow[], viewer: Viewer | null): Promise<Link[]> {
   if (rows.length === 0) return [];
   const memberships = await membershipsOf(
@@ -134,34 +73,6 @@ export async function toLinks(db: Q, rows: LinkRow[], viewer: Viewer | null): Pr
       viewer,
     ),
   );
-}
-
-/** A link as the viewer sees it, from its row and every collection containing it (membershipsOf). */
-export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: Viewer | null): Link {
-  const visible = collections.filter((c) => canSeeSupercuration(viewer, c));
-  return {
-    id: r.id,
-    url: r.url,
-    title: r.title,
-    description: r.description,
-    thumbnailUrl: r.thumbnail_url,
-    linkText: r.link_text,
-    format: r.format as FormatId | null,
-    topicIds: r.topic_ids ? r.topic_ids.split(',').sort() : [],
-    isOriginalContent: Number(r.is_original_content) === 1,
-    originalPostId: r.original_post_id,
-    inMainFeed: Number(r.in_main_feed) === 1,
-    likes: r.likes_count,
-    repostsCount: r.reposts_count,
-    liked: Boolean(r.liked),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    user: userCard(r.user_id, r.author_name, r.author_avatar_key),
-    supercurationIds: visible.map((c) => c.supercurationId),
-    supercurationTags: Object.fromEntries(visible.map((c) => [c.supercurationId, c.tags])),
-    canEdit: canEditLink(viewer, { userId: r.user_id }, [...collections]),
-    canDelete: canDeleteLink(viewer, { userId: r.user_id }),
-  };
 }
 
 /**
@@ -204,165 +115,6 @@ export async function getLinkPageMeta(db: Db, id: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// My Feed: keyset pages, each an index range scan (migration 0002).
-
-/** Sort keys, most significant first; the last is the unique id, so the order is total. */
-const SORTS = {
-  newest: { keys: ['created_at', 'id'], direction: 'desc' },
-  oldest: { keys: ['created_at', 'id'], direction: 'asc' },
-  most_liked: { keys: ['likes_count', 'created_at', 'id'], direction: 'desc' },
-} as const;
-type Sort = keyof typeof SORTS;
-export type CursorValue = string | number;
-
-export const WINDOW_MS = { today: 24 * 3600_000, week: 7 * 24 * 3600_000, month: 30 * 24 * 3600_000 } as const;
-
-/** The start of a time window (SPEC §9: today = 24 h, week = 7 days, month = 30 days), or null for all time. */
-export function windowStart(window: 'all' | keyof typeof WINDOW_MS, at = Date.now()): string | null {
-  return window === 'all' ? null : new Date(at - WINDOW_MS[window]).toISOString();
-}
-
-/** An opaque keyset cursor: a tag naming the sort, then the sort keys of a page's last row, in base64url JSON. */
-export function encodeKeyset(tag: string, values: readonly unknown[]): string {
-  return Buffer.from(JSON.stringify([tag, ...values])).toString('base64url');
-}
-
-/** The values of a cursor made by encodeKeyset with the same tag and key types; else 400 'Invalid page cursor'. */
-export function decodeKeyset(tag: string, types: readonly ('string' | 'number')[], cursor: string): CursorValue[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  const valid =
-    Array.isArray(parsed) &&
-    parsed.length === types.length + 1 &&
-    parsed[0] === tag &&
-    types.every((t, i) => typeof parsed[i + 1] === t);
-  if (!valid) throw badRequest(LINK_MESSAGES.invalidCursor);
-  return (parsed as CursorValue[]).slice(1);
-}
-
-/** `(a, b, c) < (?, ?, ?)` (or `>`): one range bound on an index of the same columns. */
-export function keysetAfter(columns: readonly string[], direction: 'asc' | 'desc', values: readonly CursorValue[]) {
-  const refs = sql.join(columns.map((c) => sql.ref(c)));
-  return sql<boolean>`(${refs}) ${sql.raw(direction === 'desc' ? '<' : '>')} (${sql.join([...values])})`;
-}
-
-const keyTypes = (sort: Sort) =>
-  SORTS[sort].keys.map((k): 'string' | 'number' => (k === 'likes_count' ? 'number' : 'string'));
-
-/** The opaque cursor: the sort keys of a page's last link, in base64url JSON. */
-export function encodeCursor(sort: Sort, row: Record<string, unknown>): string {
-  return encodeKeyset(sort, SORTS[sort].keys.map((k) => row[k]));
-}
-
-export function decodeCursor(sort: Sort, cursor: string): CursorValue[] {
-  return decodeKeyset(sort, keyTypes(sort), cursor);
-}
-
-/** Words of a search box as LIKE patterns (case-insensitive, wildcards escaped), at most 8. */
-export function likePatterns(q: string): string[] {
-  return q
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 8)
-    .map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-}
-
-/** What decides a feed query's SQL text; the values go in separately (see feedInput). */
-interface FeedShape {
-  scope: LinkListParams['scope'];
-  sort: Sort;
-  since: boolean;
-  format: boolean;
-  topic: boolean;
-  words: number;
-  cursor: boolean;
-}
-
-/** A feed request as the shape of its query and the values of its parameters. */
-function feedInput(viewerId: string, q: LinkListParams, at: number) {
-  const since = windowStart(q.window, at);
-  const patterns = q.q ? likePatterns(q.q) : [];
-  const cursor = q.cursor ? decodeCursor(q.sort, q.cursor) : [];
-  const shape: FeedShape = {
-    scope: q.scope,
-    sort: q.sort,
-    since: since !== null,
-    format: Boolean(q.format),
-    topic: Boolean(q.topic),
-    words: patterns.length,
-    cursor: cursor.length > 0,
-  };
-  const values: Record<string, unknown> = { viewer: viewerId, since, format: q.format, topic: q.topic };
-  patterns.forEach((p, i) => (values[`word${i}`] = p));
-  cursor.forEach((c, i) => (values[`key${i}`] = c));
-  return { shape, values };
-}
-
-/** The query of one feed page (one row more than a page, to learn whether there is more). */
-function buildFeedQuery(db: Q, shape: FeedShape, v: Record<string, unknown>) {
-  const { keys, direction } = SORTS[shape.sort];
-  const viewerId = v.viewer as string;
-  let query = linkRows(db, viewerId).where('links.user_id', '=', viewerId);
-  query =
-    shape.scope === 'mine'
-      ? query.where('links.in_main_feed', '=', 1)
-      : query.where('links.original_post_id', 'is not', null);
-  if (shape.since) query = query.where('links.created_at', '>=', v.since as string);
-  if (shape.format) query = query.where('links.format', '=', v.format as FormatId);
-  if (shape.topic) {
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('link_topics')
-          .select('link_topics.link_id')
-          .whereRef('link_topics.link_id', '=', 'links.id')
-          .where('link_topics.topic_id', '=', v.topic as string),
-      ),
-    );
-  }
-  // Search among the viewer's own links (the 'Add New Resource' dialog): every word in the title or description.
-  for (let i = 0; i < shape.words; i++) {
-    const pattern = v[`word${i}`];
-    query = query.where(
-      sql<boolean>`(lower(links.title) like ${pattern} escape '\\' or lower(links.description) like ${pattern} escape '\\')`,
-    );
-  }
-  if (shape.cursor) {
-    // Row-value comparison: one range bound on the index, unlike `a < ? or (a = ? and id < ?)`.
-    const values = keys.map((_, i) => v[`key${i}`] as CursorValue);
-    query = query.where(keysetAfter(keys.map((k) => `links.${k}`), direction, values));
-  }
-  for (const k of keys) query = query.orderBy(`links.${k}`, direction);
-  // A literal LIMIT, as for resources: a prepared statement's generic plan then knows it reads a page.
-  return query.limit(sql.lit(FEED_PAGE_SIZE + 1));
-}
-
-export function feedQuery(db: Q, viewerId: string, q: LinkListParams, at = Date.now()) {
-  const { shape, values } = feedInput(viewerId, q, at);
-  return buildFeedQuery(db, shape, values);
-}
-
-/** The feed query compiled once per shape (server/services/query-templates.ts). */
-const feedTemplate = queryTemplate((db, args, key) => buildFeedQuery(db, JSON.parse(key) as FeedShape, args));
-
-export async function listLinks(db: Db, viewer: Viewer, q: LinkListParams): Promise<Page<Link>> {
-  const { shape, values } = feedInput(viewer.id, q, Date.now());
-  const rows = await feedTemplate(db.kysely, values, JSON.stringify(shape));
-  const hasMore = rows.length > FEED_PAGE_SIZE;
-  const page = rows.slice(0, FEED_PAGE_SIZE);
-  const last = page[page.length - 1];
-  return {
-    items: await toLinks(db.kysely, page, viewer),
-    nextCursor: hasMore && last ? encodeCursor(q.sort, last) : null,
-    hasMore,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Writing: each use case is one transaction, counters included.
 
 async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
@@ -398,9 +150,17 @@ export const LINK_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof LinkColumns)[];
 
-/** One link row, every column given (the insert's shape never varies). */
-const insertLinkRow = queryTemplate<keyof LinkColumns, never>((db, a) =>
-  db.insertInto('links').values(Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])) as unknown as LinkColumns),
+/**
+ * One link row, every column given (the insert's shape never varies), for new links and reposts
+ * alike; answers nothing when the user already has a repost of its original (one per user and
+ * original: links_user_original, so it holds under races).
+ */
+export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string }>((db, a) =>
+  db
+    .insertInto('links')
+    .values(Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])) as unknown as LinkColumns)
+    .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).doNothing())
+    .returning('id'),
 );
 
 /**
@@ -451,13 +211,13 @@ export async function insertLink(
  * A collection that already has a link with this URL refuses it (409) and nothing is written.
  */
 export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Promise<Link> {
-  const id = newLinkId();
+  const id = newId();
   const collections = [...new Set(input.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
-    await assertEditableCollections(trx, viewer, collections);
+    const targets = await requireEditableCollections(trx, viewer, collections);
     await insertLink(trx, viewer, id, input);
     // Locks the collections (PostgreSQL) before its duplicate check, as late as possible.
-    await addToCollections(trx, id, viewer, collections, { url: input.url ?? null });
+    await addToCollections(trx, id, viewer, targets, { url: input.url ?? null });
   });
   return (await getLink(db, id, viewer)) as Link;
 }
@@ -518,12 +278,12 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
     }
     if (changes.supercurationIds) {
       const wanted = new Set(changes.supercurationIds);
-      const removed = memberships
-        .filter((m) => !wanted.has(m.supercurationId) && canEditSupercuration(viewer, m))
-        .map((m) => m.supercurationId);
-      await lockCollections(trx, db.dialect, [...added, ...removed]);
-      await assertEditableCollections(trx, viewer, added);
-      await addToCollections(trx, id, viewer, added);
+      const removed = editableAmong(
+        viewer,
+        memberships.filter((m) => !wanted.has(m.supercurationId)).map((m) => ({ ...m, id: m.supercurationId })),
+      );
+      await lockCollections(trx, db.dialect, [...added, ...removed.map((m) => m.id)]);
+      await addToCollections(trx, id, viewer, await requireEditableCollections(trx, viewer, added));
       await removeFromCollections(trx, id, removed);
     }
   });
@@ -563,120 +323,6 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
     // Cascades to its topics, likes and memberships; its reposts keep their copy (original_post_id → null).
     await trx.deleteFrom('links').where('id', '=', id).execute();
   });
-}
-
-/**
- * SPEC §4 like toggle. The count moves only by the rows this transaction actually deleted or
- * inserted, so concurrent toggles (PostgreSQL row locks, SQLite's single writer) keep
- * likes_count equal to the number of like rows. A link hidden from the viewer (canSeeLink) is
- * neither liked nor unliked: every statement is limited to visible links, and the last answers 404.
- */
-export async function toggleLike(db: Db, viewer: Viewer, linkId: string): Promise<LikeState> {
-  return db.kysely.transaction().execute(async (trx) => {
-    const removed = await trx
-      .deleteFrom('likes')
-      .where('link_id', '=', linkId)
-      .where('user_id', '=', viewer.id)
-      .where((eb) =>
-        eb.exists(eb.selectFrom('links').select('links.id').where('links.id', '=', linkId).where(linkVisibleTo(viewer.id))),
-      )
-      .executeTakeFirst();
-    let liked = false;
-    if (removed.numDeletedRows > 0n) {
-      await trx.updateTable('links').set({ likes_count: decrement('likes_count') }).where('id', '=', linkId).execute();
-    } else {
-      liked = true;
-      const added = await trx
-        .insertInto('likes')
-        .columns(['link_id', 'user_id', 'created_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('links')
-            .select([
-              'links.id',
-              sql<string>`${viewer.id}`.as('user_id'),
-              sql<string>`${now()}`.as('created_at'),
-            ])
-            .where('links.id', '=', linkId)
-            .where(linkVisibleTo(viewer.id)),
-        )
-        .onConflict((oc) => oc.columns(['link_id', 'user_id']).doNothing())
-        .executeTakeFirst();
-      if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) {
-        await trx.updateTable('links').set({ likes_count: increment('likes_count') }).where('id', '=', linkId).execute();
-      }
-    }
-    const link = await trx
-      .selectFrom('links')
-      .select('likes_count')
-      .where('id', '=', linkId)
-      .where(linkVisibleTo(viewer.id))
-      .executeTakeFirst();
-    if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
-    return { liked, likes: link.likes_count };
-  });
-}
-
-/**
- * A repost is the viewer's own copy pointing at the original (a repost of a repost points at its
- * original). The original's reposts_count moves with it. Own links and second reposts are refused.
- */
-export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Link> {
-  const copyId = newLinkId();
-  await db.kysely.transaction().execute(async (trx) => {
-    // Only a link the viewer may see, and whose original they may see, is reposted (else 404).
-    const source = await trx
-      .selectFrom('links')
-      .select(['id', 'original_post_id'])
-      .where('id', '=', id)
-      .where(linkVisibleTo(viewer.id))
-      .executeTakeFirst();
-    if (!source) throw notFound(LINK_MESSAGES.linkNotFound);
-    const original = await trx
-      .selectFrom('links')
-      .selectAll()
-      .where('id', '=', source.original_post_id ?? source.id)
-      .where(linkVisibleTo(viewer.id))
-      .executeTakeFirst();
-    if (!original) throw notFound(LINK_MESSAGES.linkNotFound);
-    if (!canRepostLink(viewer, { userId: original.user_id })) throw forbidden(LINK_MESSAGES.cannotRepostOwn);
-    const at = now();
-    const inserted = await trx
-      .insertInto('links')
-      .values({
-        id: copyId,
-        user_id: viewer.id,
-        url: original.url,
-        title: original.title,
-        description: original.description,
-        thumbnail_url: original.thumbnail_url,
-        link_text: original.link_text,
-        format: original.format,
-        is_original_content: original.is_original_content,
-        original_post_id: original.id,
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      throw new HttpError(409, LINK_MESSAGES.alreadyReposted, 'CONFLICT');
-    }
-    // The copy keeps the original's topics that the reposter has too (topics are per user).
-    await trx
-      .insertInto('link_topics')
-      .columns(['link_id', 'user_id', 'topic_id'])
-      .expression((eb) =>
-        eb
-          .selectFrom('link_topics as lt')
-          .innerJoin('topics as t', (join) => join.onRef('t.id', '=', 'lt.topic_id').on('t.user_id', '=', viewer.id))
-          .select([sql<string>`${copyId}`.as('link_id'), 't.user_id', 't.id'])
-          .where('lt.link_id', '=', original.id),
-      )
-      .execute();
-    await trx.updateTable('links').set({ reposts_count: increment('reposts_count') }).where('id', '=', original.id).execute();
-  });
-  return (await getLink(db, copyId, viewer)) as Link;
 }
 
 // ---------------------------------------------------------------------------------------------

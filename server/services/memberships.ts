@@ -1,11 +1,14 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { SUPERCURATION_MESSAGES } from '../../shared/domain';
+import { type Authorized, type LoadedAccess, collectionAccess, toAccess } from '../access/supercurations';
 import type { Dialect } from '../db';
+import { decrement, increment } from '../db/counters';
+import { now } from '../db/ids';
+import { isPostgres, queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { HttpError, notFound } from '../http/errors';
-import { type SupercurationAccess, canEditSupercuration } from '../policies/supercurations';
+import { conflict, notFound } from '../errors';
+import type { SupercurationAccess } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { isPostgres, queryTemplate } from './query-templates';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -15,32 +18,49 @@ import { isPostgres, queryTemplate } from './query-templates';
 
 type Q = Kysely<Database>;
 
-/** A counter minus one, never below 0 (SPEC §4). */
-export const decrement = (column: string, by: number | RawBuilder<number> = 1): RawBuilder<number> =>
-  sql<number>`case when ${sql.ref(column)} > ${by} then ${sql.ref(column)} - ${by} else 0 end`;
-export const increment = (column: string, by = 1): RawBuilder<number> => sql<number>`${sql.ref(column)} + ${by}`;
-
-/** Collections (with the facts their policies need), as seen by `viewerId`. */
-export function collectionAccess(db: Q, viewerId: string | null) {
-  return db
-    .selectFrom('supercurations as s')
-    .leftJoin('collaborators as c', (join) =>
-      join.onRef('c.supercuration_id', '=', 's.id').on('c.user_id', '=', viewerId ?? ''),
-    )
-    .select(['s.id as supercuration_id', 's.user_id as owner_id', 's.is_public', 'c.user_id as collaborator_id']);
+export interface Membership extends SupercurationAccess {
+  linkId: string;
+  supercurationId: string;
+  tags: string[];
 }
 
-export type AccessRow = Awaited<ReturnType<ReturnType<typeof collectionAccess>['executeTakeFirstOrThrow']>>;
+/** Every collection containing one of the links, with that collection's tags on it: compiled once per number of links. */
+const membershipTemplate = queryTemplate((db, args, count) =>
+  collectionAccess(db, args.viewer as string)
+    .innerJoin('supercuration_links as sl', 'sl.supercuration_id', 's.id')
+    .leftJoin('supercuration_link_tags as slt', (join) =>
+      join.onRef('slt.supercuration_id', '=', 'sl.supercuration_id').onRef('slt.link_id', '=', 'sl.link_id'),
+    )
+    .leftJoin('tags as t', 't.id', 'slt.tag_id')
+    .select(['sl.link_id', 't.name as tag'])
+    .where(
+      'sl.link_id',
+      'in',
+      Array.from({ length: Number(count) }, (_, i) => args[`link${i}`] as string),
+    )
+    .orderBy('sl.created_at')
+    .orderBy('s.id')
+    .orderBy('t.name'),
+);
 
-export const toAccess = (r: {
-  owner_id: string;
-  is_public: number;
-  collaborator_id: string | null;
-}): SupercurationAccess => ({
-  ownerId: r.owner_id,
-  isPublic: Number(r.is_public) === 1,
-  viewerIsCollaborator: r.collaborator_id !== null,
-});
+export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
+  if (linkIds.length === 0) return [];
+  const args: Record<string, unknown> = { viewer: viewerId ?? '' };
+  linkIds.forEach((id, i) => (args[`link${i}`] = id));
+  const rows = await membershipTemplate(db, args, String(linkIds.length));
+  const byKey = new Map<string, Membership>();
+  for (const r of rows) {
+    const key = `${r.link_id} ${r.supercuration_id}`;
+    let m = byKey.get(key);
+    if (!m) {
+      m = { linkId: r.link_id, supercurationId: r.supercuration_id, tags: [], ...toAccess(r) };
+      byKey.set(key, m);
+    }
+    // Names are unique per category; two categories may share one, shown once.
+    if (r.tag !== null && !m.tags.includes(r.tag)) m.tags.push(r.tag);
+  }
+  return [...byKey.values()];
+}
 
 /**
  * Serialises membership changes of these collections until the transaction ends: PostgreSQL row
@@ -61,20 +81,7 @@ export async function lockCollections(trx: Q, dialect: Dialect, ids: readonly st
   return locked.length;
 }
 
-/**
- * The collections, each of which must exist and be editable by the viewer, else 404 (no existence
- * leak); answers their access rows.
- */
-export async function assertEditableCollections(trx: Q, viewer: Viewer, ids: readonly string[]): Promise<AccessRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await collectionAccess(trx, viewer.id).where('s.id', 'in', [...ids]).execute();
-  if (rows.length !== ids.length || !rows.every((r) => canEditSupercuration(viewer, toAccess(r)))) {
-    throw notFound(SUPERCURATION_MESSAGES.notFound);
-  }
-  return rows;
-}
-
-export const duplicateLink = () => new HttpError(409, SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
+export const duplicateLink = () => conflict(SUPERCURATION_MESSAGES.duplicateLink, 'DUPLICATE_LINK');
 
 const idArgs = (a: Record<string, string>, shape: string) =>
   Array.from({ length: Number(shape) }, (_, i) => a[`id${i}`] ?? '');
@@ -150,17 +157,18 @@ export async function addToCollections(
   trx: Q,
   linkId: string,
   viewer: Viewer,
-  ids: readonly string[],
+  collections: readonly Authorized<LoadedAccess, 'edit'>[],
   known?: { url: string | null },
 ): Promise<void> {
-  if (ids.length === 0) return;
+  if (collections.length === 0) return;
+  const ids = collections.map((c) => c.id);
   let url = known?.url;
   if (url === undefined) {
     const link = await trx.selectFrom('links').select('url').where('id', '=', linkId).executeTakeFirst();
     if (!link) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
     url = link.url;
   }
-  const args: Record<string, unknown> = { link: linkId, url, user: viewer.id, at: new Date().toISOString() };
+  const args: Record<string, unknown> = { link: linkId, url, user: viewer.id, at: now() };
   ids.forEach((id, i) => {
     args[`id${i}`] = id;
   });
@@ -178,8 +186,13 @@ export async function addToCollections(
  * Removes the link, and that collection's tags on it (foreign key cascade), from the collections;
  * links_count - 1 for each membership actually deleted, never below 0. Answers how many were.
  */
-export async function removeFromCollections(trx: Q, linkId: string, ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
+export async function removeFromCollections(
+  trx: Q,
+  linkId: string,
+  collections: readonly Authorized<LoadedAccess, 'edit'>[],
+): Promise<string[]> {
+  if (collections.length === 0) return [];
+  const ids = collections.map((c) => c.id);
   const removed = await trx
     .deleteFrom('supercuration_links')
     .where('link_id', '=', linkId)

@@ -1,11 +1,11 @@
-import { type LinkAuthor, type ProfileChanges, UNKNOWN_USER_NAME, type UserProfile } from '../../shared/domain';
+import type { ProfileChanges, UserProfile } from '../../shared/domain';
 import type { Db } from '../db';
+import { now } from '../db/ids';
+import { profileOf } from '../presenters/users';
 import type { ObjectStorage } from '../storage/uploads';
 import { newAvatarKey, reencodeAvatar } from './avatars';
 import { isSubscribed } from './subscriptions';
 import { seedDefaultTopics } from './topics';
-
-const now = () => new Date().toISOString();
 
 /** Creates the profile row of a new user with their default topics; a no-op when it already exists. */
 export async function createProfile(db: Db, userId: string): Promise<void> {
@@ -18,6 +18,8 @@ export async function createProfile(db: Db, userId: string): Promise<void> {
     if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) await seedDefaultTopics(trx, userId);
   });
 }
+
+export type ProfileRow = Awaited<ReturnType<ReturnType<typeof profileQuery>['executeTakeFirstOrThrow']>>;
 
 function profileQuery(db: Db) {
   return db.kysely
@@ -39,20 +41,8 @@ function profileQuery(db: Db) {
     ]);
 }
 
-/** The avatar URL changes whenever the avatar does, so browsers may cache it for good. */
-export function avatarUrl(userId: string, avatarKey: string | null): string {
-  const version = avatarKey ? avatarKey.slice(avatarKey.lastIndexOf('/') + 1, avatarKey.lastIndexOf('.')) : 'generated';
-  return `/api/users/${encodeURIComponent(userId)}/avatar?v=${version}`;
-}
-
-/** A user as cards show them (authors, owners, collaborators): 'Unknown User' when the name is empty. */
-export function userCard(id: string, name: string | null | undefined, avatarKey: string | null | undefined): LinkAuthor {
-  return { id, name: name || UNKNOWN_USER_NAME, avatarUrl: avatarUrl(id, avatarKey ?? null) };
-}
-
 /**
- * A user's profile as `viewerId` may see it (the e-mail only to the user themself; whether the
- * viewer subscribes to them only to another signed-in user), or null.
+ * A user's profile as `viewerId` may see it (profileOf), or null.
  * A user whose profile row is missing gets one created (SPEC §4: "loaded, or created if missing").
  */
 export async function getProfile(db: Db, userId: string, viewerId: string | null): Promise<UserProfile | null> {
@@ -60,19 +50,20 @@ export async function getProfile(db: Db, userId: string, viewerId: string | null
   if (!row) return null;
   if (!row.profile_id) await createProfile(db, userId);
   const viewerSubscribes = viewerId && viewerId !== row.id ? await isSubscribed(db, viewerId, row.id) : undefined;
-  return {
-    id: row.id,
-    name: row.name,
-    ...(viewerId === row.id ? { email: row.email, emailVerified: Boolean(row.emailVerified) } : {}),
-    avatarUrl: avatarUrl(row.id, row.avatar_key),
-    bio: row.bio,
-    location: row.location,
-    website: row.website,
-    createdAt: new Date(row.createdAt).toISOString(),
-    subscriptionsCount: row.subscriptions_count ?? 0,
-    subscribersCount: row.subscribers_count ?? 0,
-    ...(viewerSubscribes !== undefined ? { isSubscribed: viewerSubscribes } : {}),
-  };
+  return profileOf(row, viewerId, viewerSubscribes);
+}
+
+/**
+ * What the profile page's HTML head shows (server/http/following-routes.ts): name, bio and the
+ * uploaded avatar's key, never the e-mail; undefined for an unknown user.
+ */
+export async function getProfilePageMeta(db: Db, userId: string) {
+  return db.kysely
+    .selectFrom('user')
+    .leftJoin('profiles', 'profiles.user_id', 'user.id')
+    .select(['user.id', 'user.name', 'profiles.bio', 'profiles.avatar_key'])
+    .where('user.id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** Name lives on Better Auth's "user" row, the rest on "profiles": both change together. */
@@ -98,6 +89,19 @@ export async function updateProfile(db: Db, userId: string, data: ProfileChanges
       )
       .execute();
   });
+}
+
+/**
+ * What GET /api/users/{id}/avatar serves: the uploaded avatar's key, else the e-mail that seeds the
+ * generated one; undefined for an unknown user.
+ */
+export async function getAvatarSource(db: Db, userId: string) {
+  return db.kysely
+    .selectFrom('user')
+    .leftJoin('profiles', 'profiles.user_id', 'user.id')
+    .select(['user.email', 'profiles.avatar_key'])
+    .where('user.id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function getAvatarKey(db: Db, userId: string): Promise<string | null> {

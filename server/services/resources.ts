@@ -8,35 +8,28 @@ import {
   SUPERCURATION_MESSAGES,
   type resourceListQuerySchema,
 } from '../../shared/domain';
-import type { Db } from '../db';
-import type { Database } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
-import { linkVisibleTo } from '../policies/links';
-import type { Viewer } from '../policies/viewer';
-import {
-  type CursorValue,
-  decodeKeyset,
-  encodeKeyset,
-  getLink,
-  insertLink,
-  keysetAfter,
-  linkOf,
-  linkRows,
-  newLinkId,
-  toLinks,
-  windowStart,
-} from './links';
-import { queryTemplate } from './query-templates';
 import {
   type AccessRow,
-  addToCollections,
-  assertEditableCollections,
+  type Authorized,
+  type LoadedAccess,
   collectionAccess,
-  lockCollections,
-  removeFromCollections,
-  toAccess,
-} from './memberships';
-import { editableAccess, requireEditable, requireVisible } from './supercurations';
+  editableAccess,
+  requireEditable,
+  requireEditableCollections,
+  requireVisible,
+} from '../access/supercurations';
+import type { Db } from '../db';
+import { newId } from '../db/ids';
+import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
+import { queryTemplate } from '../db/query-templates';
+import type { Database } from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import { linkVisibleTo } from '../policies/links';
+import type { Viewer } from '../policies/viewer';
+import { linkOf } from '../presenters/links';
+import { windowStart } from './feed';
+import { getLink, insertLink, linkRows, toLinks } from './links';
+import { addToCollections, lockCollections, removeFromCollections } from './memberships';
 
 type Q = Kysely<Database>;
 export type ResourceListParams = z.output<typeof resourceListQuerySchema>;
@@ -216,24 +209,25 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
     const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
     const url = input.link?.url ?? null;
     const [context] = await addContext(trx, { viewer: viewer.id, id, url }, url ? 'url' : '');
-    const access = [editableAccess(viewer, id, context)];
-    const others = await assertEditableCollections(
-      trx,
-      viewer,
-      collections.filter((c) => c !== id),
-    );
-    access.push(...others.map((r) => ({ id: r.supercuration_id, ...toAccess(r) })));
+    const access = [
+      editableAccess(viewer, id, context),
+      ...(await requireEditableCollections(
+        trx,
+        viewer,
+        collections.filter((c) => c !== id),
+      )),
+    ];
     let target: string;
     if (input.linkId !== undefined) {
       // Saved posts are the viewer's own: adding someone else's link would let editors edit it.
       const [own] = await ownLinkById(trx, { id: input.linkId, user: viewer.id });
       if (!own) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
-      await addToCollections(trx, own.id, viewer, collections, { url: own.url });
+      await addToCollections(trx, own.id, viewer, access, { url: own.url });
       target = own.id;
     } else if (input.link) {
-      target = context?.own_link_id ?? newLinkId();
+      target = context?.own_link_id ?? newId();
       const row = context?.own_link_id ? null : await insertLink(trx, viewer, target, input.link, context?.avatar_key ?? null);
-      await addToCollections(trx, target, viewer, collections, { url });
+      await addToCollections(trx, target, viewer, access, { url });
       if (row) {
         // In membershipsOf's order: by when added (all now), then collection id.
         const memberships = access
@@ -249,11 +243,11 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
   return created ?? ((await getLink(db, linkId, viewer)) as Link);
 }
 
-async function assertMember(trx: Q, id: string, linkId: string): Promise<void> {
+async function assertMember(trx: Q, collection: Authorized<LoadedAccess, 'edit'>, linkId: string): Promise<void> {
   const member = await trx
     .selectFrom('supercuration_links')
     .select('link_id')
-    .where('supercuration_id', '=', id)
+    .where('supercuration_id', '=', collection.id)
     .where('link_id', '=', linkId)
     .executeTakeFirst();
   if (!member) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
@@ -269,8 +263,8 @@ export async function setResourceTags(
 ): Promise<Link> {
   await db.kysely.transaction().execute(async (trx) => {
     await lockCollections(trx, db.dialect, [id]);
-    await requireEditable(trx, viewer, id);
-    await assertMember(trx, id, linkId);
+    const collection = await requireEditable(trx, viewer, id);
+    await assertMember(trx, collection, linkId);
     const tags =
       names.length === 0
         ? []
@@ -278,20 +272,20 @@ export async function setResourceTags(
             .selectFrom('tags as t')
             .innerJoin('tag_categories as c', 'c.id', 't.category_id')
             .select(['t.id', 't.name'])
-            .where('c.supercuration_id', '=', id)
+            .where('c.supercuration_id', '=', collection.id)
             .where('t.name', 'in', [...names])
             .execute();
     const found = new Set(tags.map((t) => t.name));
     if (names.some((n) => !found.has(n))) throw badRequest(SUPERCURATION_MESSAGES.unknownTags);
     await trx
       .deleteFrom('supercuration_link_tags')
-      .where('supercuration_id', '=', id)
+      .where('supercuration_id', '=', collection.id)
       .where('link_id', '=', linkId)
       .execute();
     if (tags.length > 0) {
       await trx
         .insertInto('supercuration_link_tags')
-        .values(tags.map((t) => ({ supercuration_id: id, link_id: linkId, tag_id: t.id })))
+        .values(tags.map((t) => ({ supercuration_id: collection.id, link_id: linkId, tag_id: t.id })))
         .execute();
     }
   });
@@ -302,8 +296,8 @@ export async function setResourceTags(
 export async function removeResource(db: Db, viewer: Viewer, id: string, linkId: string): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
     await lockCollections(trx, db.dialect, [id]);
-    await requireEditable(trx, viewer, id);
-    const removed = await removeFromCollections(trx, linkId, [id]);
+    const collection = await requireEditable(trx, viewer, id);
+    const removed = await removeFromCollections(trx, linkId, [collection]);
     if (removed.length === 0) throw notFound(SUPERCURATION_MESSAGES.linkNotFound);
   });
 }

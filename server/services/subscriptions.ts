@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import {
   LINK_MESSAGES,
   MSG,
@@ -11,22 +10,16 @@ import {
   subscriberNameOf,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { decrement, increment } from '../db/counters';
+import { newId, now } from '../db/ids';
 import type { Database } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, notFound } from '../errors';
 import { canSubscribeTo } from '../policies/subscriptions';
 import type { Viewer } from '../policies/viewer';
 import { seedDefaultTopics } from './topics';
 
 type Q = Kysely<Database>;
 type Counter = 'subscribers_count' | 'subscriptions_count';
-
-const now = () => new Date().toISOString();
-const newSubscriptionId = () => randomBytes(12).toString('hex');
-
-const plusOne = (column: Counter): RawBuilder<number> => sql<number>`${sql.ref(column)} + 1`;
-/** Minus one, never below 0 (SPEC §4). */
-const minusOne = (column: Counter): RawBuilder<number> =>
-  sql<number>`case when ${sql.ref(column)} > 0 then ${sql.ref(column)} - 1 else 0 end`;
 
 /** The profile row a counter lives on, created (with the default topics) if it is missing. */
 async function ensureProfile(trx: Q, userId: string): Promise<void> {
@@ -53,7 +46,7 @@ async function moveCounters(trx: Q, subscriberId: string, publisherId: string, d
     const update = () =>
       trx
         .updateTable('profiles')
-        .set({ [column]: delta > 0 ? plusOne(column) : minusOne(column) })
+        .set({ [column]: delta > 0 ? increment(column) : decrement(column) })
         .where('user_id', '=', userId)
         .executeTakeFirst();
     const result = await update();
@@ -100,7 +93,7 @@ export async function subscribe(db: Db, viewer: Viewer, publisherId: string): Pr
         eb
           .selectFrom('user')
           .select([
-            sql<string>`${newSubscriptionId()}`.as('id'),
+            sql<string>`${newId()}`.as('id'),
             sql<string>`${viewer.id}`.as('subscriber_id'),
             'user.id as publisher_id',
             sql<string>`${now()}`.as('created_at'),

@@ -1,112 +1,45 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import {
   type CreateSupercuration,
-  DIRECTORY_PAGE_SIZE,
-  type FocusCategory,
-  FOCUS_MAPPED_TOPIC_IDS,
-  FOCUS_TOPIC_IDS,
   type Page,
   SUPERCURATION_MESSAGES,
   SUPERCURATION_PAGE_SIZE,
   type Supercuration,
   type SupercurationChoice,
   type SupercurationSummary,
-  type SupercurationTopic,
-  type TagCategory,
   type UpdateSupercuration,
-  type directoryQuerySchema,
-  focusCategoriesOf,
   type supercurationListQuerySchema,
 } from '../../shared/domain';
-import type { Db } from '../db';
-import type { Database } from '../db/schema';
-import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import {
-  type SupercurationAccess,
-  canDeleteSupercuration,
-  canEditSupercuration,
-  canEditSupercurationTopics,
-  canSeePublicPage,
-  canSeeSupercuration,
-  isSupercurationOwner,
-} from '../policies/supercurations';
+  type Authorized,
+  type LoadedAccess,
+  asTopicOwner,
+  createdCollection,
+  requireDeletable,
+  requireEditable,
+  toAccess,
+} from '../access/supercurations';
+import type { Db } from '../db';
+import { newId, now } from '../db/ids';
+import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
+import { jsonRows } from '../db/json-rows';
+import { queryTemplate } from '../db/query-templates';
+import type { Database } from '../db/schema';
+import { isUniqueViolation } from '../db/unique-violation';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { decodeKeyset, encodeKeyset, keysetAfter } from './links';
-import { type AccessRow, collectionAccess, toAccess } from './memberships';
-import { userCard } from './profiles';
-import { isPostgres, queryTemplate } from './query-templates';
+import { toDetail, toSummaries } from '../presenters/supercurations';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
 export type SupercurationListParams = z.output<typeof supercurationListQuerySchema>;
-export type DirectoryParams = z.output<typeof directoryQuerySchema>;
 
-const now = () => new Date().toISOString();
-export const newId = () => randomBytes(12).toString('hex');
-
-const slugTaken = () => new HttpError(409, SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN');
-
-/** A unique-constraint violation (SQLite or PostgreSQL), e.g. two collections racing for one slug. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Access: every use case starts here, so the rules of server/policies apply everywhere.
-
-export interface LoadedAccess extends SupercurationAccess {
-  id: string;
-}
-
-/** The collection as the viewer may see it, else 404 'Supercuration not found' (private ones don't exist for others). */
-const accessById = queryTemplate<'viewer' | 'id', AccessRow>((db, a) => collectionAccess(db, a.viewer).where('s.id', '=', a.id));
-
-export async function requireVisible(db: Q, viewer: Viewer | null, id: string): Promise<LoadedAccess> {
-  const [row] = await accessById(db, { viewer: viewer?.id ?? '', id });
-  return visibleAccess(viewer, id, row);
-}
-
-/** The collection, which the viewer must edit: 404 when they can't see it, 403 when they only see it. */
-export async function requireEditable(db: Q, viewer: Viewer, id: string): Promise<LoadedAccess> {
-  const [row] = await accessById(db, { viewer: viewer.id, id });
-  return editableAccess(viewer, id, row);
-}
-
-/** requireVisible's rules on an access row (collectionAccess) already read, or none: not found. */
-export function visibleAccess(viewer: Viewer | null, id: string, row: AccessRow | undefined): LoadedAccess {
-  const access = row ? toAccess(row) : null;
-  if (!access || !canSeeSupercuration(viewer, access)) throw notFound(SUPERCURATION_MESSAGES.notFound);
-  return { id, ...access };
-}
-
-/** requireEditable's rules on an access row already read. */
-export function editableAccess(viewer: Viewer, id: string, row: AccessRow | undefined): LoadedAccess {
-  const access = visibleAccess(viewer, id, row);
-  if (!canEditSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.cannotEdit);
-  return access;
-}
+const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN');
 
 // ---------------------------------------------------------------------------------------------
 // Reading
-
-/**
- * A column holding the subquery's rows as a JSON array (json_group_array on SQLite, json_agg on
- * PostgreSQL), in the subquery's order: a collection's topics, tags and collaborators come with
- * its row instead of in one more query each. Read it back with jsonRowsOf.
- */
-type JsonSource<O> = Parameters<typeof sqliteJsonArrayFrom<O>>[0];
-function jsonRows<O>(db: Q, subquery: JsonSource<O>): RawBuilder<string | O[]> {
-  // PostgreSQL: json_agg of no rows is null, read as [] (no coalesce needed in SQL).
-  if (isPostgres(db)) return sql<O[]>`(select json_agg(agg) from ${subquery} as agg)`;
-  return sqliteJsonArrayFrom(subquery) as unknown as RawBuilder<string | O[]>;
-}
-/** SQLite answers JSON as text, PostgreSQL as parsed values. */
-const jsonRowsOf = <O>(value: string | O[] | null): O[] => (typeof value === 'string' ? (JSON.parse(value) as O[]) : (value ?? []));
 
 /**
  * Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them.
@@ -114,7 +47,7 @@ const jsonRowsOf = <O>(value: string | O[] | null): O[] => (typeof value === 'st
  * PostgreSQL joined a page of 24 by hashing the whole user and profiles tables (~2 ms a page with
  * 2,000 users, growing with them).
  */
-function summaryRows(db: Q, viewerId: string | null) {
+export function summaryRows(db: Q, viewerId: string | null) {
   return db
     .selectFrom('supercurations as s')
     .leftJoin('collaborators as vc', (join) =>
@@ -148,69 +81,11 @@ function summaryRows(db: Q, viewerId: string | null) {
       ).as('topics_json'),
     );
 }
-type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
-
-function toSummaries(rows: SummaryRow[], viewer: Viewer | null): SupercurationSummary[] {
-  return rows.map((r) => {
-    const access: SupercurationAccess = {
-      ownerId: r.user_id,
-      isPublic: Number(r.is_public) === 1,
-      viewerIsCollaborator: r.collaborator_id !== null,
-    };
-    // Sorted here (by creation, then id), not in SQL: no temporary B-tree per collection row.
-    const topicDetails: SupercurationTopic[] = jsonRowsOf(r.topics_json)
-      .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1))
-      .map((t) => ({
-      id: t.id,
-      name: t.name,
-      color: t.color,
-    }));
-    const topicIds = topicDetails.map((t) => t.id);
-    return {
-      id: r.id,
-      title: r.title,
-      description: r.description,
-      thumbnailUrl: r.thumbnail_url,
-      topics: topicIds,
-      topicDetails,
-      focus: focusCategoriesOf(topicIds),
-      isPublic: access.isPublic,
-      slug: access.isPublic ? r.slug : null,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-      linksCount: r.links_count,
-      user: userCard(r.user_id, r.owner_name, r.owner_avatar_key),
-      canEdit: canEditSupercuration(viewer, access),
-      isOwner: isSupercurationOwner(viewer, access),
-    };
-  });
-}
-
-export async function tagCategoriesOf(db: Q, id: string): Promise<TagCategory[]> {
-  const categories = await db
-    .selectFrom('tag_categories')
-    .select(['id', 'name', 'color'])
-    .where('supercuration_id', '=', id)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  if (categories.length === 0) return [];
-  const tags = await db
-    .selectFrom('tags')
-    .select(['category_id', 'name'])
-    .where(
-      'category_id',
-      'in',
-      categories.map((c) => c.id),
-    )
-    .orderBy('name')
-    .execute();
-  return categories.map((c) => ({ ...c, tags: tags.filter((t) => t.category_id === c.id).map((t) => t.name) }));
-}
+export type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
 
 /**
  * A collection's page: its summary row plus its tag categories (one row per category and tag, in
- * tagCategoriesOf's order) and collaborators, in one query.
+ * the order of tag-categories.ts's tagCategoriesOf) and collaborators, in one query.
  */
 function detailRows(db: Q, viewerId: string | null) {
   return summaryRows(db, viewerId).select((eb) => [
@@ -238,25 +113,7 @@ function detailRows(db: Q, viewerId: string | null) {
     ).as('collaborators_json'),
   ]);
 }
-type DetailRow = Awaited<ReturnType<ReturnType<typeof detailRows>['executeTakeFirstOrThrow']>>;
-
-function toDetail(row: DetailRow, viewer: Viewer | null): Supercuration {
-  const [summary] = toSummaries([row], viewer);
-  const tagCategories: TagCategory[] = [];
-  for (const t of jsonRowsOf(row.tags_json)) {
-    let category = tagCategories[tagCategories.length - 1];
-    if (category?.id !== t.id) {
-      category = { id: t.id, name: t.name, color: t.color, tags: [] };
-      tagCategories.push(category);
-    }
-    if (t.tag !== null) category.tags.push(t.tag);
-  }
-  return {
-    ...(summary as SupercurationSummary),
-    tagCategories,
-    collaborators: jsonRowsOf(row.collaborators_json).map((c) => userCard(c.id, c.name, c.avatar_key)),
-  };
-}
+export type DetailRow = Awaited<ReturnType<ReturnType<typeof detailRows>['executeTakeFirstOrThrow']>>;
 
 const detailById = queryTemplate<'viewer' | 'id', DetailRow>((db, a) => detailRows(db, a.viewer).where('s.id', '=', a.id));
 const publicDetailBySlug = queryTemplate<'viewer' | 'slug', DetailRow>((db, a) =>
@@ -295,10 +152,9 @@ const publicPageMeta = queryTemplate<'slug', { title: string; description: strin
       .where('s.is_public', '=', 1),
 );
 
-const LIST_TAG = 'sc';
-const SEARCH_TAG = 'sq';
+export const LIST_TAG = 'sc';
 
-interface Ranked {
+export interface Ranked {
   id: string;
   created_at: string;
 }
@@ -351,14 +207,6 @@ export function newestFirst<T extends SelectQueryBuilder<Database & { s: Databas
 const hasTopic = (topic: string) =>
   sql<boolean>`exists (select 1 from supercuration_topics st where st.supercuration_id = s.id and st.topic_id = ${topic})`;
 
-/** SPEC §2 Focus: a mapped topic (FOCUS_TOPIC_IDS), or none of them for 'generaliste'. */
-function inFocus(focus: FocusCategory) {
-  const generalist = focus === 'generaliste';
-  const ids = generalist ? FOCUS_MAPPED_TOPIC_IDS : FOCUS_TOPIC_IDS[focus];
-  const tagged = sql<boolean>`exists (select 1 from supercuration_topics st where st.supercuration_id = s.id and st.topic_id in (${sql.join([...ids])}))`;
-  return generalist ? sql<boolean>`not ${tagged}` : tagged;
-}
-
 /**
  * My Supercurations (SPEC §2): the viewer's own and collaborating collections, plus (scope 'all')
  * other users' public ones; topic filter by topic id; newest first. Each source is read from its
@@ -398,126 +246,6 @@ export async function listSupercurations(
   const { ids, hasMore, nextCursor } = pageOf(sorted, size);
   return { items: await summariesOf(k, ids.map((r) => r.id), viewer), hasMore, nextCursor };
 }
-
-/**
- * /directory: public collections only, newest first, 24 a page; `focus` per FOCUS_TOPIC_IDS.
- * `q` matches the beginnings of words of the title or description, index-backed (server/db/search.ts).
- */
-export async function directory(db: Db, viewer: Viewer | null, q: DirectoryParams): Promise<Page<SupercurationSummary>> {
-  const size = DIRECTORY_PAGE_SIZE;
-  let rows: Ranked[];
-  if (q.q) {
-    const words = searchWords(q.q);
-    if (words.length === 0) return { items: [], hasMore: false, nextCursor: null };
-    if (db.dialect === 'sqlite') return sqliteSearch(db.kysely, viewer, words, q);
-    rows = await pgSearch(db.kysely, words, q);
-  } else {
-    rows = await directoryQuery(db.kysely, q).execute();
-  }
-  const { ids, hasMore, nextCursor } = pageOf(rows, size);
-  return { items: await summariesOf(db.kysely, ids.map((r) => r.id), viewer), hasMore, nextCursor };
-}
-
-/** The ids of one directory page without a search (one more than a page): the public index, newest first. */
-export function directoryQuery(db: Q, q: Omit<DirectoryParams, 'q'>) {
-  let query = db.selectFrom('supercurations as s').select(['s.id', 's.created_at']).where('s.is_public', '=', 1);
-  if (q.focus) query = query.where(inFocus(q.focus));
-  return newestFirst(query, q.cursor, DIRECTORY_PAGE_SIZE);
-}
-
-/** How many of the newest public collections PostgreSQL checks before asking the search index instead. */
-export const PG_SEARCH_WINDOW = 1000;
-
-/**
- * PostgreSQL search, newest first, in two bounded steps (a planner left alone guesses the number of
- * hits of a prefix query badly, and with LIMIT may walk every row):
- * 1. the newest PG_SEARCH_WINDOW public collections (after the cursor), read in index order, are
- *    checked against the stored search_doc; common words fill a page here;
- * 2. otherwise hits are rare (under 2.5% of those rows): all of them come from the GIN index
- *    (sequential scans off for this one statement), then the page is sorted from them.
- */
-export async function pgSearch(db: Q, words: readonly string[], q: DirectoryParams): Promise<Ranked[]> {
-  const size = DIRECTORY_PAGE_SIZE;
-  const match = pgSearchCondition(words);
-  const after = q.cursor ? decodeKeyset(LIST_TAG, ['string', 'string'], q.cursor) : null;
-  const keyset = after ? sql`and ${keysetAfter(['s.created_at', 's.id'], 'desc', after)}` : sql``;
-  const focus = q.focus ? inFocus(q.focus) : sql<boolean>`true`;
-  const recent = await sql<Ranked & { hit: boolean; in_focus: boolean }>`
-    select id, created_at from (
-      select s.id, s.created_at, ${match} as hit, ${focus} as in_focus
-      from supercurations s where s.is_public = 1 ${keyset}
-      order by s.created_at desc, s.id desc limit ${sql.lit(PG_SEARCH_WINDOW)}
-    ) w where hit and in_focus order by created_at desc, id desc limit ${sql.lit(size + 1)}`.execute(db);
-  if (recent.rows.length > size) return recent.rows;
-  return db.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
-    const all = await sql<Ranked>`
-      with hits as materialized (select s.id, s.created_at, s.is_public from supercurations s where ${match})
-      select s.id, s.created_at from hits s
-      where s.is_public = 1 ${keyset} and ${focus}
-      order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}`.execute(trx);
-    return all.rows;
-  });
-}
-
-/**
- * SQLite search: the FTS5 table drives, read in rowid order from the newest (rowid follows
- * insertion, which is creation order), so a page stops after 24 hits however common the words;
- * the cursor is the last rowid. The page's rows are read by rowid in the same query (an integer
- * key: no lookup through the text id's index), with their summary columns.
- */
-async function sqliteSearch(
-  db: Q,
-  viewer: Viewer | null,
-  words: readonly string[],
-  q: DirectoryParams,
-): Promise<Page<SupercurationSummary>> {
-  const size = DIRECTORY_PAGE_SIZE;
-  const after = q.cursor ? decodeKeyset(SEARCH_TAG, ['number'], q.cursor)[0] : undefined;
-  const rows = await sqliteSearchPage(
-    db,
-    { viewer: viewer?.id ?? '', match: ftsMatch(words), after },
-    `${q.focus ?? ''} ${after === undefined ? 'first' : 'after'}`,
-  );
-  const hasMore = rows.length > size;
-  const hits = rows.slice(0, size);
-  const last = hits[hits.length - 1];
-  return {
-    items: toSummaries(hits, viewer),
-    hasMore,
-    nextCursor: hasMore && last ? encodeKeyset(SEARCH_TAG, [Number(last.r)]) : null,
-  };
-}
-
-/** The rowids (r) of one page of search hits, one more than a page, newest first. */
-function sqliteSearchSql(match: string, focus: FocusCategory | undefined, after: unknown, size: number) {
-  return sql<{ id: string; r: number }>`select s.id, supercurations_search.rowid as r
-    from supercurations_search cross join supercurations s on s.rowid = supercurations_search.rowid
-    where supercurations_search match ${match} and s.is_public = 1
-    ${after === undefined ? sql`` : sql`and supercurations_search.rowid < ${after}`}
-    ${focus ? sql`and ${inFocus(focus)}` : sql``}
-    order by supercurations_search.rowid desc limit ${sql.lit(size + 1)}`;
-}
-
-export function sqliteSearchQuery(words: readonly string[], focus: FocusCategory | undefined, cursor: string | undefined, size: number) {
-  const after = cursor ? decodeKeyset(SEARCH_TAG, ['number'], cursor)[0] : undefined;
-  return sqliteSearchSql(ftsMatch(words), focus, after, size);
-}
-
-/** A search page's summary rows; the shape is the focus category and whether there is a cursor. */
-const sqliteSearchPage = queryTemplate<'viewer' | 'match' | 'after', SummaryRow & { r: number }>((db, a, shape) => {
-  const [focus, page] = shape.split(' ');
-  const hits = sqliteSearchSql(
-    a.match,
-    (focus || undefined) as FocusCategory | undefined,
-    page === 'after' ? a.after : undefined,
-    DIRECTORY_PAGE_SIZE,
-  );
-  return summaryRows(db, a.viewer)
-    .select(sql<number>`s.rowid`.as('r'))
-    .where(sql<boolean>`s.rowid in (select r from (${hits}))`)
-    .orderBy(sql`s.rowid`, 'desc');
-});
 
 /**
  * A user's public collections (their profile's 'Public Supercurations'), newest first, 24 a page,
@@ -569,7 +297,9 @@ async function assertSlugFree(trx: Q, slug: string, exceptId?: string): Promise<
   if (await query.executeTakeFirst()) throw slugTaken();
 }
 
-async function replaceTopics(trx: Q, id: string, ownerId: string, topicIds: readonly string[]): Promise<void> {
+/** A collection's topics are its owner's (topics are per user). */
+async function replaceTopics(trx: Q, collection: Authorized<LoadedAccess, 'owner'>, topicIds: readonly string[]): Promise<void> {
+  const { id, ownerId } = collection;
   await assertOwnTopics(trx, ownerId, topicIds);
   await trx.deleteFrom('supercuration_topics').where('supercuration_id', '=', id).execute();
   if (topicIds.length === 0) return;
@@ -617,7 +347,7 @@ export async function createSupercuration(db: Db, viewer: Viewer, input: CreateS
           updated_at: at,
         })
         .execute();
-      await replaceTopics(trx, id, viewer.id, input.topics);
+      await replaceTopics(trx, createdCollection(viewer, id, input.isPublic), input.topics);
     }),
   );
   return getSupercuration(db, viewer, id);
@@ -637,12 +367,14 @@ export async function updateSupercuration(
   await slugSafe(() =>
     db.kysely.transaction().execute(async (trx) => {
       const access = await requireEditable(trx, viewer, id);
-      const current = await trx.selectFrom('supercurations').select(['slug']).where('id', '=', id).executeTakeFirstOrThrow();
+      const topicOwner = asTopicOwner(viewer, access);
+      const current = await trx.selectFrom('supercurations').select(['slug']).where('id', '=', access.id).executeTakeFirstOrThrow();
       const isPublic = changes.isPublic ?? access.isPublic;
       const slug = isPublic ? (changes.slug !== undefined ? changes.slug : current.slug) : null;
       if (isPublic && !slug) throw badRequest(SUPERCURATION_MESSAGES.slugRequired, 'VALIDATION_ERROR');
-      if (slug && slug !== current.slug) await assertSlugFree(trx, slug, id);
-      if (changes.topics && !canEditSupercurationTopics(viewer, access) && !(await sameTopics(trx, id, changes.topics))) {
+      if (slug && slug !== current.slug) await assertSlugFree(trx, slug, access.id);
+      // Another editor may send the topics back unchanged (the edit form sends every field).
+      if (changes.topics && !topicOwner && !(await sameTopics(trx, access.id, changes.topics))) {
         throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyTopics);
       }
       await trx
@@ -655,9 +387,9 @@ export async function updateSupercuration(
           slug,
           updated_at: now(),
         })
-        .where('id', '=', id)
+        .where('id', '=', access.id)
         .execute();
-      if (changes.topics) await replaceTopics(trx, id, access.ownerId, changes.topics);
+      if (changes.topics && topicOwner) await replaceTopics(trx, topicOwner, changes.topics);
     }),
   );
   return getSupercuration(db, viewer, id);
@@ -666,8 +398,7 @@ export async function updateSupercuration(
 /** Owner only. Its memberships, tags, categories, collaborators and e-mail subscribers go with it; links stay. */
 export async function deleteSupercuration(db: Db, viewer: Viewer, id: string): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
-    const access = await requireVisible(trx, viewer, id);
-    if (!canDeleteSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyDelete);
-    await trx.deleteFrom('supercurations').where('id', '=', id).execute();
+    const collection = await requireDeletable(trx, viewer, id);
+    await trx.deleteFrom('supercurations').where('id', '=', collection.id).execute();
   });
 }

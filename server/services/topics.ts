@@ -9,8 +9,9 @@ import {
   topicIdOf,
 } from '../../shared/domain';
 import type { Db } from '../db';
+import { now } from '../db/ids';
 import type { Database } from '../db/schema';
-import { HttpError, badRequest, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../errors';
 
 type Row = Database['topics'];
 
@@ -56,7 +57,7 @@ export async function listTopics(db: Db, userId: string): Promise<Topic[]> {
   return rows.map(toTopic);
 }
 
-const topicExists = () => new HttpError(409, LINK_MESSAGES.topicExists, 'CONFLICT');
+const topicExists = () => conflict(LINK_MESSAGES.topicExists);
 
 export async function createTopic(db: Db, userId: string, input: Required<TopicInput>): Promise<Topic> {
   const row: Row = {
@@ -64,7 +65,7 @@ export async function createTopic(db: Db, userId: string, input: Required<TopicI
     id: topicIdFor(input.name),
     name: input.name,
     color: input.color,
-    created_at: new Date().toISOString(),
+    created_at: now(),
   };
   const result = await db.kysely
     .insertInto('topics')

@@ -2,7 +2,7 @@ import { type CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { FEED_PAGE_SIZE, LINK_MESSAGES, type Link, type LinkListQuery, MSG } from '../../shared/domain';
 import type { Db } from '../../server/db';
-import { encodeCursor, feedQuery } from '../../server/services/links';
+import { encodeCursor, feedQuery } from '../../server/services/feed';
 import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 

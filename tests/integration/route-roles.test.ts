@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { Link, Supercuration, TagCategory, Topic } from '../../shared/domain';
 import { sha256, unsubscribeToken } from '../../server/services/email-subscriptions';
-import { newId } from '../../server/services/supercurations';
+import { newId } from '../../server/db/ids';
 import { nestedBookmarkFile } from '../support/bookmark-files';
 import { http, newUser, secondSession, sessionToken, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';

@@ -4,7 +4,7 @@ import { FEED_PAGE_SIZE, LINK_MESSAGES, SUPERCURATION_MESSAGES as M } from '../.
 import type { Db } from '../../server/db';
 import { resourceQuery } from '../../server/services/resources';
 import { pgSearchCondition } from '../../server/db/search';
-import { directoryQuery, sqliteSearchQuery } from '../../server/services/supercurations';
+import { directoryQuery, sqliteSearchQuery } from '../../server/services/directory';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { createCollection, expectFailure, linksCount, memberCount, rowCount } from '../support/supercurations';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../server/http/errors';
+import { HttpError } from '../../server/errors';
 import { absoluteImageUrl, renderPage } from '../../server/http/web-routes';
 import { canDeleteLink, canEditLink, canRepostLink } from '../../server/policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../../server/policies/supercurations';
-import { decodeCursor, encodeCursor } from '../../server/services/links';
+import { decodeCursor, encodeCursor } from '../../server/services/feed';
 import { topicIdFor } from '../../server/services/topics';
 
 const ann = { id: 'ann', email: 'ann@example.com', name: 'Ann' };

@@ -21,11 +21,9 @@ import {
 import { ftsMatch, pgSearchDocument, searchWords } from '../../server/db/search';
 import {
   type SupercurationAccess,
-  canAddCollaborator,
   canDeleteSupercuration,
   canEditSupercuration,
-  canManageResources,
-  canManageTags,
+  canEditSupercurationTopics,
   canRemoveCollaborator,
   canSeePublicPage,
   canSeeSupercuration,
@@ -150,10 +148,8 @@ describe('supercuration policies', () => {
   const table: [string, (v: Viewer | null, c: SupercurationAccess) => boolean, boolean[], boolean[]][] = [
     // rule, [visitor, stranger, collaborator, owner] on a private, then a public collection
     ['see', canSeeSupercuration, [false, false, true, true], [true, true, true, true]],
-    ['edit', canEditSupercuration, [false, false, true, true], [false, false, true, true]],
-    ['manage tags', canManageTags, [false, false, true, true], [false, false, true, true]],
-    ['manage resources', canManageResources, [false, false, true, true], [false, false, true, true]],
-    ['add collaborators', canAddCollaborator, [false, false, true, true], [false, false, true, true]],
+    ['edit (fields, tags, resources, adding collaborators)', canEditSupercuration, [false, false, true, true], [false, false, true, true]],
+    ['edit topics', canEditSupercurationTopics, [false, false, false, true], [false, false, false, true]],
     ['delete', canDeleteSupercuration, [false, false, false, true], [false, false, false, true]],
     ['is owner', isSupercurationOwner, [false, false, false, true], [false, false, false, true]],
     ['public page', (_v, c) => canSeePublicPage(c), [false, false, false, false], [true, true, true, true]],

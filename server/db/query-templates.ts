@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from './schema';
 
 type Q = Kysely<Database>;
 

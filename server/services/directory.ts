@@ -1,0 +1,152 @@
+import { type Kysely, sql } from 'kysely';
+import type { z } from 'zod';
+import {
+  DIRECTORY_PAGE_SIZE,
+  type FocusCategory,
+  FOCUS_MAPPED_TOPIC_IDS,
+  FOCUS_TOPIC_IDS,
+  type Page,
+  type SupercurationSummary,
+  type directoryQuerySchema,
+} from '../../shared/domain';
+import type { Db } from '../db';
+import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
+import { queryTemplate } from '../db/query-templates';
+import type { Database } from '../db/schema';
+import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
+import type { Viewer } from '../policies/viewer';
+import { toSummaries } from '../presenters/supercurations';
+import { LIST_TAG, type Ranked, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
+
+type Q = Kysely<Database>;
+export type DirectoryParams = z.output<typeof directoryQuerySchema>;
+
+const SEARCH_TAG = 'sq';
+
+/** SPEC §2 Focus: a mapped topic (FOCUS_TOPIC_IDS), or none of them for 'generaliste'. */
+function inFocus(focus: FocusCategory) {
+  const generalist = focus === 'generaliste';
+  const ids = generalist ? FOCUS_MAPPED_TOPIC_IDS : FOCUS_TOPIC_IDS[focus];
+  const tagged = sql<boolean>`exists (select 1 from supercuration_topics st where st.supercuration_id = s.id and st.topic_id in (${sql.join([...ids])}))`;
+  return generalist ? sql<boolean>`not ${tagged}` : tagged;
+}
+
+/**
+ * /directory: public collections only, newest first, 24 a page; `focus` per FOCUS_TOPIC_IDS.
+ * `q` matches the beginnings of words of the title or description, index-backed (server/db/search.ts).
+ */
+export async function directory(db: Db, viewer: Viewer | null, q: DirectoryParams): Promise<Page<SupercurationSummary>> {
+  const size = DIRECTORY_PAGE_SIZE;
+  let rows: Ranked[];
+  if (q.q) {
+    const words = searchWords(q.q);
+    if (words.length === 0) return { items: [], hasMore: false, nextCursor: null };
+    if (db.dialect === 'sqlite') return sqliteSearch(db.kysely, viewer, words, q);
+    rows = await pgSearch(db.kysely, words, q);
+  } else {
+    rows = await directoryQuery(db.kysely, q).execute();
+  }
+  const { ids, hasMore, nextCursor } = pageOf(rows, size);
+  return { items: await summariesOf(db.kysely, ids.map((r) => r.id), viewer), hasMore, nextCursor };
+}
+
+/** The ids of one directory page without a search (one more than a page): the public index, newest first. */
+export function directoryQuery(db: Q, q: Omit<DirectoryParams, 'q'>) {
+  let query = db.selectFrom('supercurations as s').select(['s.id', 's.created_at']).where('s.is_public', '=', 1);
+  if (q.focus) query = query.where(inFocus(q.focus));
+  return newestFirst(query, q.cursor, DIRECTORY_PAGE_SIZE);
+}
+
+/** How many of the newest public collections PostgreSQL checks before asking the search index instead. */
+export const PG_SEARCH_WINDOW = 1000;
+
+/**
+ * PostgreSQL search, newest first, in two bounded steps (a planner left alone guesses the number of
+ * hits of a prefix query badly, and with LIMIT may walk every row):
+ * 1. the newest PG_SEARCH_WINDOW public collections (after the cursor), read in index order, are
+ *    checked against the stored search_doc; common words fill a page here;
+ * 2. otherwise hits are rare (under 2.5% of those rows): all of them come from the GIN index
+ *    (sequential scans off for this one statement), then the page is sorted from them.
+ */
+export async function pgSearch(db: Q, words: readonly string[], q: DirectoryParams): Promise<Ranked[]> {
+  const size = DIRECTORY_PAGE_SIZE;
+  const match = pgSearchCondition(words);
+  const after = q.cursor ? decodeKeyset(LIST_TAG, ['string', 'string'], q.cursor) : null;
+  const keyset = after ? sql`and ${keysetAfter(['s.created_at', 's.id'], 'desc', after)}` : sql``;
+  const focus = q.focus ? inFocus(q.focus) : sql<boolean>`true`;
+  const recent = await sql<Ranked & { hit: boolean; in_focus: boolean }>`
+    select id, created_at from (
+      select s.id, s.created_at, ${match} as hit, ${focus} as in_focus
+      from supercurations s where s.is_public = 1 ${keyset}
+      order by s.created_at desc, s.id desc limit ${sql.lit(PG_SEARCH_WINDOW)}
+    ) w where hit and in_focus order by created_at desc, id desc limit ${sql.lit(size + 1)}`.execute(db);
+  if (recent.rows.length > size) return recent.rows;
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const all = await sql<Ranked>`
+      with hits as materialized (select s.id, s.created_at, s.is_public from supercurations s where ${match})
+      select s.id, s.created_at from hits s
+      where s.is_public = 1 ${keyset} and ${focus}
+      order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}`.execute(trx);
+    return all.rows;
+  });
+}
+
+/**
+ * SQLite search: the FTS5 table drives, read in rowid order from the newest (rowid follows
+ * insertion, which is creation order), so a page stops after 24 hits however common the words;
+ * the cursor is the last rowid. The page's rows are read by rowid in the same query (an integer
+ * key: no lookup through the text id's index), with their summary columns.
+ */
+async function sqliteSearch(
+  db: Q,
+  viewer: Viewer | null,
+  words: readonly string[],
+  q: DirectoryParams,
+): Promise<Page<SupercurationSummary>> {
+  const size = DIRECTORY_PAGE_SIZE;
+  const after = q.cursor ? decodeKeyset(SEARCH_TAG, ['number'], q.cursor)[0] : undefined;
+  const rows = await sqliteSearchPage(
+    db,
+    { viewer: viewer?.id ?? '', match: ftsMatch(words), after },
+    `${q.focus ?? ''} ${after === undefined ? 'first' : 'after'}`,
+  );
+  const hasMore = rows.length > size;
+  const hits = rows.slice(0, size);
+  const last = hits[hits.length - 1];
+  return {
+    items: toSummaries(hits, viewer),
+    hasMore,
+    nextCursor: hasMore && last ? encodeKeyset(SEARCH_TAG, [Number(last.r)]) : null,
+  };
+}
+
+/** The rowids (r) of one page of search hits, one more than a page, newest first. */
+function sqliteSearchSql(match: string, focus: FocusCategory | undefined, after: unknown, size: number) {
+  return sql<{ id: string; r: number }>`select s.id, supercurations_search.rowid as r
+    from supercurations_search cross join supercurations s on s.rowid = supercurations_search.rowid
+    where supercurations_search match ${match} and s.is_public = 1
+    ${after === undefined ? sql`` : sql`and supercurations_search.rowid < ${after}`}
+    ${focus ? sql`and ${inFocus(focus)}` : sql``}
+    order by supercurations_search.rowid desc limit ${sql.lit(size + 1)}`;
+}
+
+export function sqliteSearchQuery(words: readonly string[], focus: FocusCategory | undefined, cursor: string | undefined, size: number) {
+  const after = cursor ? decodeKeyset(SEARCH_TAG, ['number'], cursor)[0] : undefined;
+  return sqliteSearchSql(ftsMatch(words), focus, after, size);
+}
+
+/** A search page's summary rows; the shape is the focus category and whether there is a cursor. */
+const sqliteSearchPage = queryTemplate<'viewer' | 'match' | 'after', SummaryRow & { r: number }>((db, a, shape) => {
+  const [focus, page] = shape.split(' ');
+  const hits = sqliteSearchSql(
+    a.match,
+    (focus || undefined) as FocusCategory | undefined,
+    page === 'after' ? a.after : undefined,
+    DIRECTORY_PAGE_SIZE,
+  );
+  return summaryRows(db, a.viewer)
+    .select(sql<number>`s.rowid`.as('r'))
+    .where(sql<boolean>`s.rowid in (select r from (${hits}))`)
+    .orderBy(sql`s.rowid`, 'desc');
+});
