@@ -189,3 +189,9 @@ export const FOCUS_LABELS: Record<FocusCategory, string> = {
   us: 'US',
   neuroscience: 'Neuroscience',
 };
+
+/** One request shares at most this many links. */
+export const BATCH_SHARE_MAX = 100;
+
+/** Previews of found URLs fetched at once. */
+export const IMPORT_PREVIEW_CONCURRENCY = 3;

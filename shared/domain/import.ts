@@ -1,43 +1,8 @@
 import { z } from 'zod';
-import type { FormatId } from './constants';
 import { type Link, createLinkSchema, formatSchema } from './links';
-import { LINK_MESSAGES } from './messages';
+import { IMPORT_MESSAGES, LINK_MESSAGES } from './messages';
 import { BOOKMARKS_MAX_COUNT } from './bookmarks';
-
-/** Texts of SPEC §8 (Import and sharing) and §5 (batch rule) verbatim, then our own. */
-export const IMPORT_MESSAGES = {
-  extractFailed: 'Failed to extract text from image',
-  noUrlsFound: 'No URLs found in the pasted text',
-  processFailed: 'Failed to process pasted text',
-  shareLinksFailed: 'Failed to share links',
-  shareLinkFailed: LINK_MESSAGES.shareLinkFailed,
-  batchRule: 'Please select a supercuration or format, or enable adding to main feed',
-  // Not worded by the spec (docs/decisions.md):
-  importToggle: 'Import multiple URLs from text or image',
-  loadingOcr: 'Loading OCR engine...',
-  clipboardDenied: 'Clipboard access was denied. Paste the text with Ctrl+V (Cmd+V on a Mac) instead.',
-  clipboardEmpty: 'The clipboard has no text',
-  notAnImage: 'Only image files can be read',
-  noneSelected: 'Select at least one link to share',
-  tooMany: 'You can share at most 100 links at once',
-  invalidBatch: 'Invalid batch of links',
-} as const;
-
-/** 'Recognising text... n%' while OCR runs. */
-export const recognisingText = (percent: number) => `Recognising text... ${Math.round(percent)}%`;
-/** 'n of m selected'. */
-export const selectedCount = (n: number, m: number) => `${n} of ${m} selected`;
-/** 'Share Selected (n)'. */
-export const shareSelectedLabel = (n: number) => `Share Selected (${n})`;
-/** 'Sharing n links...' while the batch request runs. */
-export const sharingLinks = (n: number) => `Sharing ${n} ${n === 1 ? 'link' : 'links'}...`;
-/** The success toast. */
-export const sharedLinks = (n: number) => `${n} ${n === 1 ? 'link' : 'links'} shared`;
-
-/** One request shares at most this many links. */
-export const BATCH_SHARE_MAX = 100;
-/** Previews of found URLs fetched at once. */
-export const IMPORT_PREVIEW_CONCURRENCY = 3;
+import { BATCH_SHARE_MAX, type FormatId } from './constants';
 
 /**
  * One found URL to share: its (edited or previewed) title and description and a thumbnail. The

@@ -1,5 +1,5 @@
 import { CircleAlert, Menu } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { MSG, type UserProfile } from '../../shared/domain';
 import { Brand, Logo } from '../components/Brand';
@@ -8,10 +8,13 @@ import { Loading } from '../components/Loading';
 import { Button } from '../../shared/ui/primitives/button';
 import { Sheet, SheetContent, SheetTitle } from '../../shared/ui/primitives/sheet';
 import { VerifyEmailBanner } from '../features/account/VerifyEmailBanner';
-import { EditProfileDialog } from '../features/auth/EditProfileDialog';
+import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
 import { UserBlock } from '../features/auth/UserBlock';
 import { useSession } from '../features/auth/useSession';
 import { AppNav } from './AppNav';
+
+/** The Edit profile modal, loaded when first opened (its form brings the validation library). */
+const EditProfileDialog = lazy(() => import('../features/auth/EditProfileDialog').then((m) => ({ default: m.EditProfileDialog })));
 
 /** Pages for signed-in users: waits for the session, sends anonymous visitors to /login. */
 export function ProtectedLayout() {
@@ -33,6 +36,7 @@ export function ProtectedLayout() {
 /** Sidebar on large screens, a top bar with a menu drawer on small ones. */
 export function AppShell({ user }: { user: UserProfile }) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const editingProfile = useEditProfileDialog((state) => state.open);
   return (
     <div className="min-h-dvh lg:pl-64">
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r bg-card lg:flex">
@@ -64,7 +68,11 @@ export function AppShell({ user }: { user: UserProfile }) {
         <VerifyEmailBanner user={user} />
         <Outlet context={user} />
       </main>
-      <EditProfileDialog user={user} />
+      {editingProfile && (
+        <Suspense fallback={null}>
+          <EditProfileDialog user={user} />
+        </Suspense>
+      )}
     </div>
   );
 }

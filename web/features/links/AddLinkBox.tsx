@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Send } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { Suspense, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import {
   displayHost,
@@ -22,7 +22,7 @@ import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
-import { ShareNewLinkDialog } from './LinkFormDialogs';
+import { ShareNewLinkDialog } from './lazyDialogs';
 
 interface AddLinkBoxProps {
   /** Saves the link elsewhere than the feed (a collection's 'Add New Resource'); the feed by default. */
@@ -93,24 +93,27 @@ export function AddLinkBox({ share, into, onShared, className }: AddLinkBoxProps
           ) : null}
         </div>
       </form>
+      {/* Loaded once a preview is there: My Feed's first load carries no share form. */}
       {preview.data && (
-        <ShareNewLinkDialog
-          open={dialogOpen}
-          onOpenChange={setDialogOpen}
-          initialValues={{
-            url: preview.data.url,
-            title: preview.data.title,
-            description: preview.data.description,
-            thumbnailUrl: preview.data.thumbnailUrl ?? '',
-          }}
-          share={share}
-          into={into}
-          onShared={(link) => {
-            setInput('');
-            if (onShared) onShared(link);
-            else toast.success('Link shared');
-          }}
-        />
+        <Suspense fallback={null}>
+          <ShareNewLinkDialog
+            open={dialogOpen}
+            onOpenChange={setDialogOpen}
+            initialValues={{
+              url: preview.data.url,
+              title: preview.data.title,
+              description: preview.data.description,
+              thumbnailUrl: preview.data.thumbnailUrl ?? '',
+            }}
+            share={share}
+            into={into}
+            onShared={(link) => {
+              setInput('');
+              if (onShared) onShared(link);
+              else toast.success('Link shared');
+            }}
+          />
+        </Suspense>
       )}
     </Card>
   );
