@@ -10,6 +10,9 @@
  *   BENCH_SECTIONS=links BENCH_LINKS=1000000 BENCH_LINK_CONNECTIONS=32 npm run bench
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
  *
+ * BENCH_CPU_PROF=<dir> makes the server write a V8 CPU profile of the run there (open it in
+ * Chromium's DevTools or speedscope).
+ *
  * With BENCH_DATABASE_URL a throwaway database supercurate_bench_<random> is created on that
  * server and dropped afterwards; without it, SQLite in a temporary DATA_DIR.
  */

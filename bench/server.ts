@@ -22,7 +22,9 @@ export interface ServerProcess {
 export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ServerProcess> {
   const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('server build failed');
-  const child = spawn(process.execPath, ['dist/server.js'], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile of the whole run there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, 'dist/server.js'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],

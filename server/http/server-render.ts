@@ -17,11 +17,12 @@ interface RenderedPage {
   data: string;
 }
 
-/** A page as sent: the HTML, its ETag, and its compressed forms once asked for. */
+/** A page as sent: the HTML, its ETag, and its bytes, plain and compressed, once asked for. */
 interface AssembledPage {
   shell: string;
   html: string;
   etag: string;
+  plain?: Buffer;
   br?: Buffer;
   gzip?: Buffer;
 }
@@ -89,7 +90,8 @@ export async function loadServerRenderer(app: FastifyInstance, webDir: string): 
       }
       reply.header('etag', done.etag);
       const coding = (['br', 'gzip'] as const).find((c) => acceptsEncoding(req.headers['accept-encoding'], c));
-      if (!coding) return done.html;
+      // Bytes rather than the string: ~75 kB need not be encoded again for every request.
+      if (!coding) return (done.plain ??= Buffer.from(done.html));
       done[coding] ??= compressors[coding](done.html);
       reply.header('content-encoding', coding);
       return done[coding];
