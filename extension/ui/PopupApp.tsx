@@ -17,6 +17,7 @@ import { hasServerPermission, loadSettings, rememberAccount } from '../lib/setti
 import { shareFormValuesOf } from '../../shared/ui/shareForm';
 import { draftFromCapture, draftFromPreview } from '../lib/share';
 import { SignInForm } from './SignInForm';
+import { paths } from '../../shared/domain/paths';
 
 /** The page being shared: the active tab, or tab N of `popup.html?tabId=N`. */
 interface Target {
@@ -336,7 +337,7 @@ export function PopupApp() {
             <p className="text-sm">{view.link.title}</p>
             <div className="flex gap-2">
               <Button asChild>
-                <a href={`${serverUrl}/links/${encodeURIComponent(view.link.id)}`} target="_blank" rel="noreferrer">
+                <a href={`${serverUrl}${paths.link(view.link.id)}`} target="_blank" rel="noreferrer">
                   View on Supercurate
                 </a>
               </Button>

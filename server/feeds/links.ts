@@ -1,4 +1,4 @@
-import { FORMATS, USER_FEED_SIZE, collectionFeedPath, userFeedPath } from '../../shared/domain';
+import { FORMATS, paths, USER_FEED_SIZE } from '../../shared/domain';
 import type { Db } from '../db';
 import { linkVisibleTo } from '../policies/links';
 import { type RssChannel, type RssItem, httpUrlOrNull } from './rss';
@@ -18,7 +18,7 @@ export interface FeedLink {
  * the guid is always our link page. Reusable for a collection's feed.
  */
 export function linkFeedItem(publicUrl: string, link: FeedLink): RssItem {
-  const page = `${publicUrl}/links/${encodeURIComponent(link.id)}`;
+  const page = `${publicUrl}${paths.link(link.id)}`;
   const format = FORMATS.find((f) => f.id === link.format);
   return {
     title: link.title,
@@ -52,8 +52,8 @@ export async function userFeed(db: Db, publicUrl: string, userId: string): Promi
   const name = user.name.trim() || 'A curator';
   return {
     title: `${name} on Supercurate`,
-    link: `${publicUrl}/profile/${encodeURIComponent(user.id)}`,
-    selfUrl: `${publicUrl}${userFeedPath(user.id)}`,
+    link: `${publicUrl}${paths.profile(user.id)}`,
+    selfUrl: `${publicUrl}${paths.userFeed(user.id)}`,
     description: `Links shared by ${name} on Supercurate.`,
     ttl: 60,
     items: links.map((l) => linkFeedItem(publicUrl, l)),
@@ -86,8 +86,8 @@ export async function collectionFeed(db: Db, publicUrl: string, slug: string): P
   const curator = collection.owner_name?.trim();
   return {
     title: collection.title,
-    link: `${publicUrl}/supercurations/public/${encodeURIComponent(slug)}`,
-    selfUrl: `${publicUrl}${collectionFeedPath(slug)}`,
+    link: `${publicUrl}${paths.publicSupercuration(slug)}`,
+    selfUrl: `${publicUrl}${paths.collectionFeed(slug)}`,
     description: collection.description.trim() || `A supercuration${curator ? ` by ${curator}` : ''} on Supercurate.`,
     ttl: 60,
     items: links.map((l) => linkFeedItem(publicUrl, l)),

@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  MSG,
-  SUBSCRIPTION_MESSAGES,
   csvRow,
+  MSG,
+  paths,
   subscribersCsvFileName,
-  userFeedPath,
+  SUBSCRIPTION_MESSAGES,
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { userFeed } from '../feeds/links';
@@ -98,9 +98,9 @@ export function profilePage(db: Db, publicUrl: string): MetaPage {
         title: name,
         description: user.bio?.trim() || `${name} curates links on Supercurate.`,
         image: user.avatar_key ? `${publicUrl}${avatarUrl(user.id, user.avatar_key)}` : null,
-        url: `${publicUrl}/profile/${encodeURIComponent(user.id)}`,
+        url: `${publicUrl}${paths.profile(user.id)}`,
         type: 'profile',
-        feeds: [{ title: `${name} on Supercurate`, url: `${publicUrl}${userFeedPath(user.id)}` }],
+        feeds: [{ title: `${name} on Supercurate`, url: `${publicUrl}${paths.userFeed(user.id)}` }],
       };
     },
   };

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  LINK_MESSAGES,
-  URL_MAX_LENGTH,
   createLinkSchema,
+  LINK_MESSAGES,
   linkListQuerySchema,
   normalizeUrl,
+  paths,
   updateLinkSchema,
+  URL_MAX_LENGTH,
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { listLinks } from '../services/feed';
@@ -93,7 +94,7 @@ export function linkPage(db: Db, publicUrl: string): MetaPage {
         title: link.title,
         description: link.description,
         image: absoluteImageUrl(publicUrl, link.thumbnail_url),
-        url: `${publicUrl}/links/${encodeURIComponent(id)}`,
+        url: `${publicUrl}${paths.link(id)}`,
       };
     },
   };

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  SUPERCURATION_MESSAGES,
   addCollaboratorSchema,
   addResourceSchema,
-  collectionFeedPath,
   collaboratorSearchQuerySchema,
   createSupercurationSchema,
   directoryQuerySchema,
+  paths,
   resourceListQuerySchema,
   setResourceTagsSchema,
+  SUPERCURATION_MESSAGES,
   supercurationListQuerySchema,
   tagInputSchema,
   updateSupercurationSchema,
@@ -173,7 +173,7 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
 
   // /s/{slug}, the short address on directory cards, is the public collection page.
   app.get<{ Params: { slug: string } }>('/s/:slug', async (req, reply) =>
-    reply.redirect(`/supercurations/public/${encodeURIComponent(req.params.slug)}`, 301),
+    reply.redirect(paths.publicSupercuration(req.params.slug), 301),
   );
 }
 
@@ -189,8 +189,8 @@ export function publicSupercurationPage(db: Db, publicUrl: string): MetaPage {
         title: collection.title,
         description: collection.description || `A supercuration${curator} on Supercurate`,
         image: absoluteImageUrl(publicUrl, collection.thumbnail_url),
-        url: `${publicUrl}/supercurations/public/${encodeURIComponent(slug)}`,
-        feeds: [{ title: collection.title, url: `${publicUrl}${collectionFeedPath(slug)}` }],
+        url: `${publicUrl}${paths.publicSupercuration(slug)}`,
+        feeds: [{ title: collection.title, url: `${publicUrl}${paths.collectionFeed(slug)}` }],
       };
     },
   };

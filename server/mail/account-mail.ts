@@ -1,7 +1,7 @@
-import { RESET_PASSWORD_PATH } from '../../shared/domain';
 import type { Db } from '../db';
 import { enqueueMails } from './outbox';
 import { renderEmail } from './render';
+import { paths } from '../../shared/domain/paths';
 
 /**
  * The e-mails of an account itself (issue 14 item 3), queued in the outbox like every other mail.
@@ -27,7 +27,7 @@ async function queue(deps: AccountMailDeps, kind: 'password-reset' | 'verificati
 }
 
 export function queuePasswordResetMail(deps: AccountMailDeps, to: string, token: string): Promise<void> {
-  const url = `${deps.publicUrl}${RESET_PASSWORD_PATH}?token=${encodeURIComponent(token)}`;
+  const url = `${deps.publicUrl}${paths.resetPassword}?token=${encodeURIComponent(token)}`;
   return queue(deps, 'password-reset', to, 'Reset your Supercurate password', {
     heading: 'Reset your password',
     paragraphs: [

@@ -5,6 +5,7 @@ import { httpUrlOrNull } from '../feeds/rss';
 import { type MailDeps, publicPageUrl, unsubscribeUrl } from '../services/email-subscriptions';
 import { type QueuedMail, enqueueMails } from './outbox';
 import { renderEmail } from './render';
+import { paths } from '../../shared/domain/paths';
 
 /**
  * Digests (issue 5 item 4): when resources are added to a public collection, each confirmed
@@ -115,7 +116,7 @@ async function digestMails(db: Kysely<Database>, deps: DigestDeps, id: string, s
       paragraphs: [`${count} ${items.length === 1 ? 'was' : 'were'} added to "${collection.title}" on Supercurate.`],
       items: listed.map((r) => ({
         title: r.title,
-        url: httpUrlOrNull(r.url) ?? `${deps.publicUrl}/links/${encodeURIComponent(r.id)}`,
+        url: httpUrlOrNull(r.url) ?? `${deps.publicUrl}${paths.link(r.id)}`,
         description: r.description || undefined,
       })),
       action: { label: more > 0 ? `See ${more} more on the collection page` : 'Open the collection', url: page },

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import {
   type EmailSubscribeResult,
   type EmailSubscriberGroup,
+  paths,
   SUPERCURATION_MESSAGES,
 } from '../../shared/domain';
 import { collectionAccess, toAccess } from '../access/supercurations';
@@ -61,7 +62,7 @@ export function verifyUnsubscribeToken(secret: string, token: string): string | 
 export const unsubscribeUrl = (deps: Pick<MailDeps, 'publicUrl' | 'secret'>, subscriberId: string) =>
   `${deps.publicUrl}/subscriptions/unsubscribe?token=${encodeURIComponent(unsubscribeToken(deps.secret, subscriberId))}`;
 
-export const publicPageUrl = (publicUrl: string, slug: string) => `${publicUrl}/supercurations/public/${encodeURIComponent(slug)}`;
+export const publicPageUrl = (publicUrl: string, slug: string) => `${publicUrl}${paths.publicSupercuration(slug)}`;
 
 /**
  * Takes one confirmation mail from the address's daily quota; false when it is used up. Each step is

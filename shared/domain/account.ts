@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants';
 import { ACCOUNT_MESSAGES, MSG } from './messages';
 import { emailSchema, newPasswordSchema } from './schemas';
-import { EMAIL_VERIFIED_PATH } from './url';
+import { paths } from './paths';
 
 const token = z.string({ error: ACCOUNT_MESSAGES.resetInvalid }).min(1, ACCOUNT_MESSAGES.resetInvalid).max(2000, ACCOUNT_MESSAGES.resetInvalid);
 const password = z
@@ -19,11 +19,11 @@ export const resendVerificationSchema = z.object({ email: emailSchema });
 /** The verification link's query; where it ends is fixed here, never taken from the link. */
 export const verifyEmailQuerySchema = z
   .object({ token: z.string().min(1).max(4000) })
-  .transform(({ token }) => ({ token, callbackURL: EMAIL_VERIFIED_PATH }));
+  .transform(({ token }) => ({ token, callbackURL: paths.emailVerified }));
 /** A new e-mail address, confirmed from that address; the link ends on the same page as a verification. */
 export const changeEmailSchema = z
   .object({ newEmail: emailSchema })
-  .transform(({ newEmail }) => ({ newEmail, callbackURL: EMAIL_VERIFIED_PATH }));
+  .transform(({ newEmail }) => ({ newEmail, callbackURL: paths.emailVerified }));
 /** One of my sessions, by its token as list-sessions gives it. */
 export const revokeSessionSchema = z.object({ token: z.string().min(1).max(500) });
 /** Deleting the account: the password, and the e-mail typed to confirm. */

@@ -13,3 +13,4 @@ export * from './text';
 export * from './account';
 export * from './names';
 export * from './api-tokens';
+export * from './paths';

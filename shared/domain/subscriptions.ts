@@ -54,11 +54,6 @@ export function subscribersCsvFileName(at: Date = new Date()): string {
   return `subscribers-${at.toISOString().slice(0, 10)}.csv`;
 }
 
-/** Path of a user's RSS feed of the links they share to the main feed. */
-export function userFeedPath(userId: string): string {
-  return `/users/${encodeURIComponent(userId)}/feed.xml`;
-}
-
 /** SPEC §3 subscriber_name: the display name, or the part of the e-mail before the @ when it is blank. */
 export function subscriberNameOf(name: string | null | undefined, email: string): string {
   return name?.trim() || handleOf(email);

@@ -74,14 +74,3 @@ export function normalizeUrl(raw: string): string | null {
   if (!url.hostname.includes('.') && url.hostname !== 'localhost') return null;
   return url.toString();
 }
-
-/** The path of a public collection's RSS feed (private collections have none). */
-export function collectionFeedPath(slug: string): string {
-  return `/supercurations/public/${encodeURIComponent(slug)}/feed.xml`;
-}
-
-/** Where the e-mail verification link ends (the web app's page; Better Auth appends ?error=CODE on failure). */
-export const EMAIL_VERIFIED_PATH = '/email-verified';
-
-/** The web app's page the reset e-mail links to, with ?token=. */
-export const RESET_PASSWORD_PATH = '/reset-password';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { ACCOUNT_MESSAGES, type AccountExport, EMAIL_VERIFIED_PATH, MSG } from '../../shared/domain';
+import { ACCOUNT_MESSAGES, type AccountExport, MSG, paths } from '../../shared/domain';
 import { mailDir } from '../../server/mail/mailer';
 import { http, newUser, secondSession, sessionToken, signedInUser, testClient } from '../support/client';
 import { counterMismatches } from '../support/counters';
@@ -126,12 +126,12 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
     // Opening the link verifies the address and ends on the app's page; a second time changes nothing.
     const res = await http(verification, { redirect: 'manual' });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe(EMAIL_VERIFIED_PATH);
+    expect(res.headers.get('location')).toBe(paths.emailVerified);
     expect((await user.api.me())?.emailVerified).toBe(true);
     await expectFailure(user.api.resendVerification(user.input.email), 400, ACCOUNT_MESSAGES.alreadyVerified);
     // A forged or damaged token ends on the same page with the reason.
     const bad = await http(`${ctx.server.url}/api/auth/verify-email?token=${tokenOf(verification)}x`, { redirect: 'manual' });
-    expect(bad.headers.get('location')).toBe(`${EMAIL_VERIFIED_PATH}?error=INVALID_TOKEN`);
+    expect(bad.headers.get('location')).toBe(`${paths.emailVerified}?error=INVALID_TOKEN`);
   });
 
   it('changes the e-mail address only once the new address confirms it', async () => {
@@ -140,7 +140,7 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
     expect(await user.api.changeEmail(next)).toEqual({ status: true });
     expect((await user.api.me())?.email).toBe(user.input.email);
     const link = await linkFor(next, 'Confirm your new Supercurate e-mail address', '/api/auth/verify-email');
-    expect((await http(link, { redirect: 'manual' })).headers.get('location')).toBe(EMAIL_VERIFIED_PATH);
+    expect((await http(link, { redirect: 'manual' })).headers.get('location')).toBe(paths.emailVerified);
     expect((await user.api.me())?.email).toBe(next);
     await testClient(ctx.server.url).api.signIn({ email: next, password: user.input.password });
     // Nothing went to the old address but its own verification mail.

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { collectionFeedPath } from '../../shared/domain';
+import { paths } from '../../shared/domain';
 import { PRIVATE_CACHE_CONTROL, PUBLIC_READ_CACHE_CONTROL } from '../../server/http/caching';
 import { http, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -53,7 +53,7 @@ describeEachDatabase(
       `/api/links/${linkId}`,
       `/api/users/${owner.me.id}`,
       `/api/users/${owner.me.id}/supercurations`,
-      collectionFeedPath(collection.slug),
+      paths.collectionFeed(collection.slug),
       `/users/${owner.me.id}/feed.xml`,
     ];
 
@@ -122,7 +122,7 @@ describeEachDatabase(
         `/supercurations/public/${slug}`,
         `/api/supercurations/public/${slug}`,
         `/api/supercurations/${created.id}/resources`,
-        collectionFeedPath(slug),
+        paths.collectionFeed(slug),
       ];
       const etags = new Map<string, string>();
       for (const pathname of reads) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import { collectionFeedPath } from '../../shared/domain';
+import { paths } from '../../shared/domain';
 import { precompressDir } from '../../scripts/precompress';
 import { signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -65,7 +65,7 @@ describeEachDatabase(
       '/directory',
       `/supercurations/public/${slug}`,
       `/api/supercurations/${collectionId}/resources`,
-      collectionFeedPath(slug),
+      paths.collectionFeed(slug),
       `/api/users/${userId}/avatar`,
     ];
 

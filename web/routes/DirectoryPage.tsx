@@ -1,7 +1,7 @@
 import { Search, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DIRECTORY_SKELETON_COUNT, SUPERCURATION_MESSAGES, type FocusCategory } from '../../shared/domain';
+import { DIRECTORY_SKELETON_COUNT, type FocusCategory, paths, SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { Input } from '../../shared/ui/primitives/input';
 import { Label } from '../../shared/ui/primitives/label';
 import { useDebouncedValue } from '../../shared/ui/useDebouncedValue';
@@ -9,7 +9,6 @@ import { EmptyState } from '../components/EmptyState';
 import { DirectoryHeroNote } from '../features/supercurations/DirectoryHeroNote';
 import { directoryFiltersFrom } from '../features/supercurations/directoryFilters';
 import { FocusFilter } from '../features/supercurations/FocusFilter';
-import { shortPath } from '../features/supercurations/paths';
 import { useDirectory } from '../features/supercurations/queries';
 import { SupercurationCard } from '../features/supercurations/SupercurationCard';
 import { SupercurationResults } from '../features/supercurations/SupercurationResults';
@@ -90,7 +89,7 @@ export function DirectoryPage() {
             label="Supercurations"
             skeletons={DIRECTORY_SKELETON_COUNT}
             renderCard={(s, index) => (
-              <SupercurationCard supercuration={s} to={s.slug ? shortPath(s.slug) : '/directory'} priority={index === 0} />
+              <SupercurationCard supercuration={s} to={s.slug ? paths.shortSupercuration(s.slug) : '/directory'} priority={index === 0} />
             )}
             empty={
               <EmptyState

@@ -2,7 +2,7 @@ import { FolderX, Rss, SlidersHorizontal } from 'lucide-react';
 import { Suspense, lazy, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/client';
-import { LINK_SORTS, SUPERCURATION_MESSAGES, type Supercuration, collectionFeedPath } from '../../shared/domain';
+import { LINK_SORTS, paths, type Supercuration, SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
 import { EmptyState } from '../components/EmptyState';
 import { FilterSelect } from '../components/FilterSelect';
@@ -78,7 +78,7 @@ function PublicCollection({ supercuration: s }: { supercuration: Supercuration }
               )}
               {s.slug && (
                 <Button variant="outline" size="sm" asChild>
-                  <a href={collectionFeedPath(s.slug)} type="application/rss+xml" aria-label={`RSS feed of ${s.title}`}>
+                  <a href={paths.collectionFeed(s.slug)} type="application/rss+xml" aria-label={`RSS feed of ${s.title}`}>
                     <Rss aria-hidden="true" />
                     RSS
                   </a>

@@ -1,11 +1,10 @@
 import { Layers, Plus, SearchX } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { SUPERCURATION_MESSAGES } from '../../shared/domain';
+import { paths, SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
 import { ToggleChip } from '../../shared/ui/primitives/toggle-chip';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
-import { publicPath } from '../features/supercurations/paths';
 import { useSupercurationList } from '../features/supercurations/queries';
 import { SupercurationCard } from '../features/supercurations/SupercurationCard';
 import { SupercurationResults } from '../features/supercurations/SupercurationResults';
@@ -67,7 +66,7 @@ export function SupercurationsPage() {
           <SupercurationCard
             supercuration={s}
             manage={s.canEdit}
-            to={s.canEdit || !s.slug ? `/supercurations/${s.id}` : publicPath(s.slug)}
+            to={s.canEdit || !s.slug ? paths.supercuration(s.id) : paths.publicSupercuration(s.slug)}
           />
         )}
         empty={

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { SUBSCRIPTION_MESSAGES, type Subscriber } from '../../../shared/domain';
+import { paths, type Subscriber, SUBSCRIPTION_MESSAGES } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { fullDateTime, shortDate } from '../../lib/dates';
 
@@ -35,7 +35,7 @@ export function SubscribersTable({ subscribers, hasMore, loadingMore, loadMoreFa
               <tr key={s.id} className="border-b last:border-b-0">
                 <td className="px-4 py-3">
                   <Link
-                    to={`/profile/${encodeURIComponent(s.id)}`}
+                    to={paths.profile(s.id)}
                     className="font-medium [overflow-wrap:anywhere] underline-offset-4 hover:underline"
                   >
                     {s.name}

@@ -4,18 +4,19 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   BOOKMARK_MESSAGES,
-  BOOKMARKS_MAX_BYTES,
-  BOOKMARKS_NDJSON,
   type BookmarkFilePreview,
   type BookmarkImportSummary,
-  type FolderMapping,
-  type FolderTarget,
-  type SupercurationChoice,
   bookmarkProgressText,
+  BOOKMARKS_MAX_BYTES,
+  BOOKMARKS_NDJSON,
   bookmarkSummaryText,
   flattenedFoldersText,
+  type FolderMapping,
+  type FolderTarget,
   importingBookmarks,
+  paths,
   readImportEvents,
+  type SupercurationChoice,
 } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
@@ -259,7 +260,7 @@ export function BookmarksImport() {
             <ul className="grid gap-1">
               {state.summary.collections.map((c) => (
                 <li key={c.id} className="min-w-0 break-words">
-                  <Link to={`/supercurations/${c.id}`} className="text-primary underline-offset-2 hover:underline">
+                  <Link to={paths.supercuration(c.id)} className="text-primary underline-offset-2 hover:underline">
                     {c.title}
                   </Link>{' '}
                   <span className="text-muted-foreground">

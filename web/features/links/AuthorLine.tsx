@@ -3,6 +3,7 @@ import type { Link } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { fullDateTime, relativeTime } from '../../lib/dates';
+import { paths } from '../../../shared/domain/paths';
 
 /** The author (linking to their profile) and when the link was shared. */
 export function AuthorLine({ link, large = false, className }: { link: Link; large?: boolean; className?: string }) {
@@ -11,7 +12,7 @@ export function AuthorLine({ link, large = false, className }: { link: Link; lar
       <Avatar src={link.user.avatarUrl} className={large ? 'size-10' : 'size-6'} />
       <div className={cn('flex min-w-0', large ? 'flex-col' : 'items-center gap-1.5')}>
         <RouterLink
-          to={`/profile/${link.user.id}`}
+          to={paths.profile(link.user.id)}
           className="truncate font-medium underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
         >
           {link.user.name}

@@ -1,7 +1,7 @@
 import { Link2, Pencil, Share2, Trash2 } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { displayHost, TRUNCATE_LENGTH, type Link, type Topic } from '../../../shared/domain';
+import { displayHost, type Link, paths, type Topic, TRUNCATE_LENGTH } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Checkbox } from '../../../shared/ui/primitives/checkbox';
@@ -53,7 +53,7 @@ export function LinkCard({
       <LinkTags link={link} topicsById={topicsById} />
       <h3 id={titleId} className="leading-snug font-semibold break-words" title={title.cut ? link.title : undefined}>
         <RouterLink
-          to={`/links/${link.id}`}
+          to={paths.link(link.id)}
           className="rounded-sm outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-ring"
         >
           {title.text}
@@ -73,7 +73,7 @@ export function LinkCard({
   );
   const picture = (
     <RouterLink
-      to={`/links/${link.id}`}
+      to={paths.link(link.id)}
       tabIndex={-1}
       aria-hidden="true"
       className={grid ? 'block' : 'self-start sm:row-span-2'}

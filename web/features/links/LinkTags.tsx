@@ -1,6 +1,6 @@
 import { Repeat2 } from 'lucide-react';
 import { Link as RouterLink } from 'react-router';
-import { DEFAULT_TOPIC_COLOR, FORMATS, type Link, type Topic } from '../../../shared/domain';
+import { DEFAULT_TOPIC_COLOR, FORMATS, type Link, paths, type Topic } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { TopicChip } from '../../../shared/ui/TopicChip';
 
@@ -25,7 +25,7 @@ export function LinkTags({ link, topicsById, className }: { link: Link; topicsBy
       {link.originalPostId && (
         <li>
           <RouterLink
-            to={`/links/${link.originalPostId}`}
+            to={paths.link(link.originalPostId)}
             className="inline-flex items-center gap-1 rounded-md bg-secondary px-1.5 py-0.5 text-xs font-medium hover:bg-secondary/80"
           >
             <Repeat2 aria-hidden="true" className="size-3.5" />

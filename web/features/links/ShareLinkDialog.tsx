@@ -11,6 +11,7 @@ import {
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { copyLink } from '../../lib/clipboard';
+import { paths } from '../../../shared/domain/paths';
 
 /** The X logo (lucide has no brand icons). */
 function XLogo() {
@@ -23,7 +24,7 @@ function XLogo() {
 
 /** Share a link's page: copy its address, or post it on X or WhatsApp (opened by the user's click). */
 export function ShareLinkDialog({ link, open, onOpenChange }: { link: Link; open: boolean; onOpenChange: (open: boolean) => void }) {
-  const pageUrl = `${window.location.origin}/links/${encodeURIComponent(link.id)}`;
+  const pageUrl = `${window.location.origin}${paths.link(link.id)}`;
   const xUrl = `https://x.com/intent/tweet?text=${encodeURIComponent(link.title)}&url=${encodeURIComponent(pageUrl)}`;
   const whatsAppUrl = `https://wa.me/?text=${encodeURIComponent(`${link.title} ${pageUrl}`)}`;
 

@@ -1,11 +1,10 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { Layers } from 'lucide-react';
 import { useState } from 'react';
-import { SUPERCURATION_MESSAGES } from '../../../shared/domain';
+import { paths, SUPERCURATION_MESSAGES } from '../../../shared/domain';
 import { EmptyState } from '../../components/EmptyState';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-import { publicPath } from './paths';
 import { SupercurationCard } from './SupercurationCard';
 import { SupercurationResults } from './SupercurationResults';
 import { ViewToggle, type ViewMode } from './ViewToggle';
@@ -36,7 +35,7 @@ export function ProfileSupercurations({ userId }: { userId: string }) {
         label="Public Supercurations"
         layout={view}
         skeletons={3}
-        renderCard={(s) => <SupercurationCard supercuration={s} layout={view} to={s.slug ? publicPath(s.slug) : '#'} />}
+        renderCard={(s) => <SupercurationCard supercuration={s} layout={view} to={s.slug ? paths.publicSupercuration(s.slug) : '#'} />}
         empty={<EmptyState icon={Layers} title={SUPERCURATION_MESSAGES.noPublic} level={3} />}
       />
     </section>

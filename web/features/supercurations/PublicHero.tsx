@@ -6,6 +6,7 @@ import { Button } from '../../../shared/ui/primitives/button';
 import { longDate } from '../../lib/dates';
 import { useSession } from '../auth/useSession';
 import { SubscribeBox } from './SubscribeBox';
+import { paths } from '../../../shared/domain/paths';
 
 /** The public page's hero: title, description, created date and curator; subscribe box and sign-in. */
 export function PublicHero({ supercuration: s }: { supercuration: Supercuration }) {
@@ -20,7 +21,7 @@ export function PublicHero({ supercuration: s }: { supercuration: Supercuration 
           {s.description && <p className="max-w-2xl text-lg break-words whitespace-pre-line text-muted-foreground">{s.description}</p>}
           <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm text-muted-foreground">
             <Link
-              to={`/profile/${s.user.id}`}
+              to={paths.profile(s.user.id)}
               className="flex items-center gap-2 rounded-full font-medium text-foreground outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
             >
               <Avatar src={s.user.avatarUrl} className="size-8" />
@@ -40,7 +41,7 @@ export function PublicHero({ supercuration: s }: { supercuration: Supercuration 
           </div>
           {s.canEdit && (
             <Button variant="outline" asChild className="justify-self-start">
-              <Link to={`/supercurations/${s.id}`}>
+              <Link to={paths.supercuration(s.id)}>
                 <Pencil aria-hidden="true" />
                 Edit this supercuration
               </Link>

@@ -4,11 +4,11 @@ import { Button } from '../../../shared/ui/primitives/button';
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { copyLink } from '../../lib/clipboard';
-import { publicPath } from './paths';
+import { paths } from '../../../shared/domain/paths';
 
 /** The public page's address, to copy or open. */
 export function PublicUrl({ slug }: { slug: string }) {
-  const path = publicPath(slug);
+  const path = paths.publicSupercuration(slug);
   const url = `${window.location.origin}${path}`;
   return (
     <div className="grid max-w-2xl gap-2">

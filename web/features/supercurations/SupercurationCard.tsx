@@ -7,9 +7,9 @@ import { Button } from '../../../shared/ui/primitives/button';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { TopicChip } from '../../../shared/ui/TopicChip';
 import { CARD_GRID_IMAGE_SIZES } from '../../lib/imageSizes';
-import { publicPath } from './paths';
 import { VisibilityBadge } from './VisibilityBadge';
 import type { ViewMode } from './ViewToggle';
+import { paths } from '../../../shared/domain/paths';
 
 const MAX_TOPICS = 3;
 
@@ -32,7 +32,7 @@ function linkCountText(count: number): string {
 export function SupercurationCard({ supercuration: s, to, manage = false, layout = 'grid', priority = false }: SupercurationCardProps) {
   const titleId = `supercuration-${s.id}-title`;
   const list = layout === 'list';
-  const preview = manage && s.isPublic && s.slug ? publicPath(s.slug) : null;
+  const preview = manage && s.isPublic && s.slug ? paths.publicSupercuration(s.slug) : null;
   const topics = s.topicDetails.slice(0, MAX_TOPICS);
 
   return (
@@ -97,7 +97,7 @@ export function SupercurationCard({ supercuration: s, to, manage = false, layout
               )}
               {s.canEdit && (
                 <Button variant="outline" size="sm" asChild>
-                  <Link to={`/supercurations/${s.id}`} aria-label={`Edit ${s.title}`}>
+                  <Link to={paths.supercuration(s.id)} aria-label={`Edit ${s.title}`}>
                     <Pencil aria-hidden="true" />
                     Edit
                   </Link>

@@ -3,11 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
 import {
   DESCRIPTION_MAX_LENGTH,
+  paths,
   SLUG_MAX_LENGTH,
   SLUG_PATTERN,
+  slugify,
   SUPERCURATION_MESSAGES,
   TITLE_MAX_LENGTH,
-  slugify,
 } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Field, invalidProps } from '../../../shared/ui/primitives/field';
@@ -19,7 +20,6 @@ import { Textarea } from '../../../shared/ui/primitives/textarea';
 import { TopicPicker } from '../../../shared/ui/TopicPicker';
 import { messageOf } from '../../lib/api';
 import { useCreateTopic, useTopics } from '../topics/useTopics';
-import { shortPath } from './paths';
 
 export interface SupercurationFormValues {
   title: string;
@@ -193,7 +193,7 @@ export function SupercurationForm({
           {!slugMessage && slug && (
             <p id="supercuration-slug-hint" className="truncate text-xs text-muted-foreground">
               {window.location.origin}
-              {shortPath(slug)}
+              {paths.shortSupercuration(slug)}
             </p>
           )}
         </Field>

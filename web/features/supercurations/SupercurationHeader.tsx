@@ -11,6 +11,7 @@ import { EditTagsDialog } from './EditTagsDialog';
 import { ManageCollaboratorsDialog } from './ManageCollaboratorsDialog';
 import { PublicUrl } from './PublicUrl';
 import { VisibilityBadge } from './VisibilityBadge';
+import { paths } from '../../../shared/domain/paths';
 
 type DialogName = 'details' | 'tags' | 'collaborators' | 'delete';
 
@@ -84,7 +85,7 @@ function Curators({ supercuration: s }: { supercuration: Supercuration }) {
         <Avatar src={s.user.avatarUrl} className="size-6" />
         <span>
           Curated by{' '}
-          <Link to={`/profile/${s.user.id}`} className="font-medium text-foreground underline-offset-4 hover:underline">
+          <Link to={paths.profile(s.user.id)} className="font-medium text-foreground underline-offset-4 hover:underline">
             {s.user.name}
           </Link>
         </span>
