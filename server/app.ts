@@ -6,6 +6,7 @@ import { type Auth, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAccountRoutes } from './http/account-routes';
+import { validatorCompiler } from './http/api-route';
 import { registerAuthRoutes } from './http/auth-routes';
 import { registerCaching } from './http/caching';
 import { registerCompression } from './http/compression';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
 
   registerErrorHandler(server);
+  server.setValidatorCompiler(validatorCompiler);
   registerJsonBodyParser(server);
   registerSecurityHeaders(server, {
     contentSecurityPolicy: {

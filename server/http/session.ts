@@ -51,7 +51,18 @@ export function sessionReader({ auth, db, secret, secureCookies }: Options) {
     return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
   }
 
-  async function viewerOf(req: FastifyRequest): Promise<Viewer | null> {
+  // A route's preValidation and its handler (or a rate limiter's key) may both ask: look it up once.
+  const viewers = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
+  function viewerOf(req: FastifyRequest): Promise<Viewer | null> {
+    let viewer = viewers.get(req);
+    if (!viewer) {
+      viewer = lookUpViewer(req);
+      viewers.set(req, viewer);
+    }
+    return viewer;
+  }
+
+  async function lookUpViewer(req: FastifyRequest): Promise<Viewer | null> {
     const token = tokenOf(req);
     if (!token) return null;
     const [row] = await sessionTemplate(db.kysely, { token });
