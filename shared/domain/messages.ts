@@ -34,4 +34,5 @@ export const MSG = {
   nulCharacter: 'Input must not contain NUL characters',
   pageNotFound: 'Page not found',
   profileUpdated: 'Profile updated',
+  serverUnavailable: 'Server unavailable',
 } as const;
