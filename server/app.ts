@@ -6,6 +6,7 @@ import { type Auth, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAccountRoutes } from './http/account-routes';
+import { registerApiDocs } from './http/api-docs';
 import { validatorCompiler } from './http/api-route';
 import { registerAuthRoutes } from './http/auth-routes';
 import { registerCaching } from './http/caching';
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     done(null, payload);
   });
 
+  await registerApiDocs(server);
   registerHealthRoutes(server, db);
   registerAuthRoutes(server, { auth, config, db, session });
   registerUserRoutes(server, { db, storage, session });

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { apiRoutes } from '../../shared/api/routes';
-import { SUBSCRIPTION_MESSAGES } from '../../shared/domain';
 import { escapeHtml } from '../mail/render';
 import {
   type MailDeps,
@@ -128,9 +127,12 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
   });
 
   /** Dashboard: the signed-in owner's collections' confirmed e-mail subscribers. No parameter names anyone else. */
-  app.get('/api/me/email-subscribers', async (req, reply) => {
-    const viewer = await session.requireViewer(req, SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers);
-    reply.header('cache-control', 'private, no-store');
-    return ownerEmailSubscribers(db, viewer.id);
+  api.route({
+    ...declared(apiRoutes.myEmailSubscribers, session),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      reply.header('cache-control', 'private, no-store');
+      return ownerEmailSubscribers(db, viewer.id);
+    },
   });
 }

@@ -54,10 +54,13 @@ export interface ApiRoute {
   url: string;
   schema: {
     summary: string;
+    description?: string;
     tags: readonly string[];
     params?: z.ZodType;
     querystring?: z.ZodType;
     body?: z.ZodType;
+    /** Bodies to show in the OpenAPI document. */
+    examples?: readonly unknown[];
     response?: Record<number, z.ZodType>;
   };
   /** Signed-in only; the message of the 401 otherwise. */
@@ -152,7 +155,12 @@ export const apiRoutes = {
     method: 'GET',
     url: '/api/links',
     auth: signedIn,
-    schema: { summary: 'List my feed', tags: ['Links'], querystring: linkListQuerySchema },
+    schema: {
+      summary: 'List my feed',
+      description: 'Example: `GET /api/links?scope=mine&window=week&format=video` answers `{ items: Link[], nextCursor, hasMore }`; pass `nextCursor` as `cursor` for the next page.',
+      tags: ['Links'],
+      querystring: linkListQuerySchema,
+    },
   }),
   lookupLink: route<Link>()({
     method: 'GET',
@@ -169,7 +177,12 @@ export const apiRoutes = {
     method: 'POST',
     url: '/api/links',
     auth: LINK_MESSAGES.mustLogInToShare,
-    schema: { summary: 'Share a link', tags: ['Links'], body: createLinkSchema },
+    schema: {
+      summary: 'Share a link',
+      tags: ['Links'],
+      body: createLinkSchema,
+      examples: [{ url: 'https://example.com/article', title: 'A good read', description: 'Why it matters, in two lines.', format: 'article', topicIds: [] }],
+    },
   }),
   updateLink: route<Link>()({
     method: 'PATCH',
@@ -199,7 +212,21 @@ export const apiRoutes = {
     method: 'POST',
     url: '/api/links/batch',
     auth: LINK_MESSAGES.mustLogInToShare,
-    schema: { summary: 'Batch import: share up to 100 links at once, all or none', tags: ['Import'], body: batchShareSchema },
+    schema: {
+      summary: 'Batch import: share up to 100 links at once, all or none',
+      tags: ['Import'],
+      body: batchShareSchema,
+      examples: [
+        {
+          items: [
+            { url: 'https://example.com/one', title: 'One', description: 'The first find.' },
+            { url: 'https://example.com/two', title: 'Two', description: 'The second find.', thumbnailUrl: null },
+          ],
+          supercurationIds: ['Xq3vN0aP7Lm2'],
+          inMainFeed: true,
+        },
+      ],
+    },
   }),
   previewBookmarks: route<BookmarkFilePreview>()({
     method: 'POST',
@@ -313,7 +340,13 @@ export const apiRoutes = {
     method: 'POST',
     url: '/api/supercurations/:id/resources',
     auth: mustLogInToUpdate,
-    schema: { summary: 'Add a resource to a collection: a saved link or a new one', tags: ['Supercurations'], params: id, body: addResourceSchema },
+    schema: {
+      summary: 'Add a resource to a collection: a saved link or a new one',
+      tags: ['Supercurations'],
+      params: id,
+      body: addResourceSchema,
+      examples: [{ linkId: 'Xq3vN0aP7Lm2' }, { link: { url: 'https://example.com/talk', title: 'A talk', description: 'Slides and video.' } }],
+    },
   }),
   setResourceTags: route<Link>()({
     method: 'PUT',
