@@ -7,6 +7,8 @@ import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAccountRoutes } from './http/account-routes';
 import { registerApiTokenRoutes } from './http/api-token-routes';
+import { registerApiDocs } from './http/api-docs';
+import { validatorCompiler } from './http/api-route';
 import { registerAuthRoutes } from './http/auth-routes';
 import { registerCaching } from './http/caching';
 import { registerCompression } from './http/compression';
@@ -92,6 +94,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
 
   registerErrorHandler(server);
+  server.setValidatorCompiler(validatorCompiler);
   registerJsonBodyParser(server);
   registerSecurityHeaders(server, {
     contentSecurityPolicy: {
@@ -150,6 +153,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     done(null, payload);
   });
 
+  await registerApiDocs(server);
   registerHealthRoutes(server, db);
   registerAuthRoutes(server, { auth, config, db, session });
   registerUserRoutes(server, { db, storage, session });

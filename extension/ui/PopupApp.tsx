@@ -202,7 +202,7 @@ export function PopupApp() {
         setUser(null);
         setView({ kind: 'signed-out', notice: SESSION_EXPIRED });
       }
-      const fallback = mode === 'edit' ? 'Failed to update link' : LINK_MESSAGES.shareLinkFailed;
+      const fallback = mode === 'edit' ? LINK_MESSAGES.updateLinkFailed : LINK_MESSAGES.shareLinkFailed;
       throw new Error(messageOf(err, serverUrl, fallback));
     }
   }

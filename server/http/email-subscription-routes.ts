@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { SUBSCRIPTION_MESSAGES, emailSubscribeSchema } from '../../shared/domain';
+import { apiRoutes } from '../../shared/api/routes';
 import { escapeHtml } from '../mail/render';
 import {
   type MailDeps,
@@ -13,6 +13,7 @@ import {
 } from '../services/email-subscriptions';
 import { rateLimitCounter } from '../services/rate-limits';
 import { databaseStore } from './rate-limit-stores';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
 interface Deps extends MailDeps {
@@ -64,20 +65,21 @@ const p = (html: string) => `<p style="margin:0 0 12px">${html}</p>`;
 export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, session } = deps;
   const mailDeps: MailDeps = { ...deps, log: app.log };
+  const api = zodRoutes(app);
 
   // Rate limited per client address here, and per e-mail address in the service (confirmation mails per day).
   const sharedStore = databaseStore(rateLimitCounter(db));
-  app.post<{ Params: { id: string } }>(
-    '/api/supercurations/:id/subscribers',
-    { config: { rateLimit: { max: SUBSCRIBE_RATE_LIMIT, timeWindow: '1 minute', store: sharedStore } } },
-    async (req) => {
-      const { email } = emailSubscribeSchema.parse(req.body ?? {});
-      return subscribeByEmail(mailDeps, req.params.id, email);
-    },
-  );
+  api.route({
+    ...declared(apiRoutes.subscribeByEmail, session),
+    config: { rateLimit: { max: SUBSCRIBE_RATE_LIMIT, timeWindow: '1 minute', store: sharedStore } },
+    handler: async (req) => subscribeByEmail(mailDeps, req.params.id, req.body.email),
+  });
 
-  app.get('/subscriptions/confirm', async (req, reply) => {
-    const { token } = tokenQuery.parse(req.query ?? {});
+  // The pages of the links in e-mails: HTML, not part of the documented API.
+  const pageSchema = { schema: { querystring: tokenQuery, hide: true } };
+
+  api.get('/subscriptions/confirm', pageSchema, async (req, reply) => {
+    const { token } = req.query;
     const confirmed = await confirmSubscription(db, token);
     if (!confirmed) {
       return page(reply, 404, EMAIL_PAGE_TEXTS.confirmInvalid, p('The link may be incomplete, or the subscription was removed. You can subscribe again on the collection page.'));
@@ -94,8 +96,8 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
   });
 
   // GET never unsubscribes (mail scanners fetch links): it shows a button that posts the form.
-  app.get('/subscriptions/unsubscribe', async (req, reply) => {
-    const { token } = tokenQuery.parse(req.query ?? {});
+  api.get('/subscriptions/unsubscribe', pageSchema, async (req, reply) => {
+    const { token } = req.query;
     const subscription = await subscriptionOfToken(db, deps.secret, token);
     if (!subscription) {
       return page(reply, 404, EMAIL_PAGE_TEXTS.unsubscribeInvalid, p('You may already be unsubscribed: you will not receive any more e-mails from this subscription.'));
@@ -116,8 +118,8 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, body, done) =>
       done(null, body),
     );
-    scope.post('/subscriptions/unsubscribe', async (req, reply) => {
-      const { token } = tokenQuery.parse(req.query ?? {});
+    zodRoutes(scope).post('/subscriptions/unsubscribe', pageSchema, async (req, reply) => {
+      const { token } = req.query;
       const result = await unsubscribe(db, deps.secret, token);
       if (result === 'invalid') return page(reply, 400, EMAIL_PAGE_TEXTS.unsubscribeInvalid, p('Check that the whole link was used.'));
       return page(reply, 200, EMAIL_PAGE_TEXTS.unsubscribed, p('You will not receive any more e-mails from this subscription.'));
@@ -125,9 +127,12 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
   });
 
   /** Dashboard: the signed-in owner's collections' confirmed e-mail subscribers. No parameter names anyone else. */
-  app.get('/api/me/email-subscribers', async (req, reply) => {
-    const viewer = await session.requireViewer(req, SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers);
-    reply.header('cache-control', 'private, no-store');
-    return ownerEmailSubscribers(db, viewer.id);
+  api.route({
+    ...declared(apiRoutes.myEmailSubscribers, session),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      reply.header('cache-control', 'private, no-store');
+      return ownerEmailSubscribers(db, viewer.id);
+    },
   });
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { apiRoutes } from '../../shared/api/routes';
 import {
   csvRow,
   MSG,
@@ -16,6 +16,7 @@ import { avatarUrl } from '../presenters/users';
 import { getProfilePageMeta } from '../services/profiles';
 import { allSubscribers, listSubscribers, subscribe, unsubscribe } from '../services/subscriptions';
 import { forbidden, notFound } from '../errors';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 import type { MetaPage } from './web-routes';
 
@@ -26,8 +27,6 @@ interface Deps {
 }
 
 type IdParams = { Params: { id: string } };
-
-const subscribersQuerySchema = z.object({ cursor: z.string().max(500).optional() });
 
 export const CSV_HEADER = ['Name', 'Email', 'Subscribed Date'] as const;
 
@@ -40,22 +39,26 @@ const csvDate = (iso: string) => iso.slice(0, 10);
  * user's own subscribers, there is no parameter to ask for anyone else's.
  */
 export function registerFollowingRoutes(app: FastifyInstance, { db, session, publicUrl }: Deps): void {
-  app.post<IdParams>('/api/users/:id/subscription', async (req) => {
-    const viewer = await session.requireViewer(req, SUBSCRIPTION_MESSAGES.mustLogInToSubscribe);
-    return subscribe(db, viewer, req.params.id);
+  const api = zodRoutes(app);
+
+  api.route({
+    ...declared(apiRoutes.subscribe, session),
+    handler: async (req) => subscribe(db, await session.requireViewer(req), req.params.id),
   });
 
-  app.delete<IdParams>('/api/users/:id/subscription', async (req) => {
-    const viewer = await session.requireViewer(req, SUBSCRIPTION_MESSAGES.mustLogInToUnsubscribe);
-    return unsubscribe(db, viewer, req.params.id);
+  api.route({
+    ...declared(apiRoutes.unsubscribe, session),
+    handler: async (req) => unsubscribe(db, await session.requireViewer(req), req.params.id),
   });
 
-  app.get('/api/me/subscribers', async (req, reply) => {
-    const viewer = await session.requireViewer(req, SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers);
-    if (!canSeeSubscribers(viewer, viewer.id)) throw forbidden(SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed);
-    const { cursor } = subscribersQuerySchema.parse(req.query ?? {});
-    reply.header('cache-control', 'private, no-store');
-    return listSubscribers(db, viewer.id, cursor);
+  api.route({
+    ...declared(apiRoutes.listSubscribers, session),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      if (!canSeeSubscribers(viewer, viewer.id)) throw forbidden(SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed);
+      reply.header('cache-control', 'private, no-store');
+      return listSubscribers(db, viewer.id, req.query.cursor);
+    },
   });
 
   /** Export CSV: every subscriber, streamed in pages (a publisher may have many thousands). */

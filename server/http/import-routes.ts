@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiRoutes } from '../../shared/api/routes';
 import {
   BOOKMARKS_MAX_BYTES,
   BOOKMARKS_NDJSON,
@@ -7,7 +8,6 @@ import {
   JSON_MAX_DEPTH,
   type BookmarkImportEvent,
   type FolderMapping,
-  LINK_MESSAGES,
   bookmarksExportName,
   folderMappingSchema,
 } from '../../shared/domain';
@@ -18,6 +18,7 @@ import { exportBookmarks } from '../services/bookmark-export';
 import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../services/bookmark-import';
 import { eventLoopTurns } from '../services/event-loop-turns';
 import { HttpError, badRequest, fileTooLarge } from '../errors';
+import { declared, zodRoutes } from './api-route';
 import { jsonNestedDeeperThan } from './json-body';
 import type { SessionReader } from './session';
 
@@ -101,11 +102,12 @@ async function readBookmarkUpload(
 
 /** Import (issue 6): sharing many found URLs at once; bookmark files in and out. */
 export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps): void {
+  const api = zodRoutes(app);
+
   /** { items: [{ url, title, description, thumbnailUrl? }] (1..100), supercurationIds?, format?, inMainFeed? } → 201 { links }. */
-  app.post('/api/links/batch', async (req, reply) => {
-    const viewer = await session.requireViewer(req, LINK_MESSAGES.mustLogInToShare);
-    const links = await shareLinks(db, viewer, req.body);
-    return reply.status(201).send({ links });
+  api.route({
+    ...declared(apiRoutes.shareLinks, session),
+    handler: async (req, reply) => reply.status(201).send({ links: await shareLinks(db, await session.requireViewer(req), req.body) }),
   });
 
   /**
@@ -116,43 +118,48 @@ export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps
    * Then → 200 BookmarkImportSummary, or with `Accept: application/x-ndjson` a stream of
    * BookmarkImportEvent lines: progress ({ done, total }) after each chunk, then the summary.
    */
-  app.post('/api/import/bookmarks', async (req, reply) => {
-    const viewer = await session.requireViewer(req, BOOKMARK_MESSAGES.mustLogIn);
-    const bookmarks: ParsedBookmark[] = [];
-    const { flattenedFolders, fields } = await readBookmarkUpload(req, (b) => bookmarks.push(b));
-    const file = { bookmarks, flattenedFolders };
-    const mapping = parseMapping(fields.mapping);
-    const targets = await mappedCollections(db, viewer, mapping);
+  api.route({
+    ...declared(apiRoutes.importBookmarks, session),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      const bookmarks: ParsedBookmark[] = [];
+      const { flattenedFolders, fields } = await readBookmarkUpload(req, (b) => bookmarks.push(b));
+      const file = { bookmarks, flattenedFolders };
+      const mapping = parseMapping(fields.mapping);
+      const targets = await mappedCollections(db, viewer, mapping);
 
-    if (!acceptsNdjson(req.headers.accept)) return reply.send(await importBookmarks(db, viewer, file, { mapping, targets }));
+      if (!acceptsNdjson(req.headers.accept)) return reply.send(await importBookmarks(db, viewer, file, { mapping, targets }));
 
-    const out = new PassThrough();
-    const line = (event: BookmarkImportEvent) => out.write(`${JSON.stringify(event)}\n`);
-    reply.type(`${BOOKMARKS_NDJSON}; charset=utf-8`).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
-    void reply.send(out);
-    try {
-      const summary = await importBookmarks(db, viewer, file, {
-        mapping,
-        targets,
-        onProgress: (done, total) => {
-          line({ type: 'progress', done, total });
-        },
-      });
-      line({ type: 'summary', summary });
-    } catch (err) {
-      req.log.error({ err }, 'bookmark import failed while streaming');
-      line({ type: 'error', error: err instanceof HttpError ? err.message : BOOKMARK_MESSAGES.importFailed });
-    }
-    out.end();
-    return reply;
+      const out = new PassThrough();
+      const line = (event: BookmarkImportEvent) => out.write(`${JSON.stringify(event)}\n`);
+      reply.type(`${BOOKMARKS_NDJSON}; charset=utf-8`).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+      void reply.send(out);
+      try {
+        const summary = await importBookmarks(db, viewer, file, {
+          mapping,
+          targets,
+          onProgress: (done, total) => {
+            line({ type: 'progress', done, total });
+          },
+        });
+        line({ type: 'summary', summary });
+      } catch (err) {
+        req.log.error({ err }, 'bookmark import failed while streaming');
+        line({ type: 'error', error: err instanceof HttpError ? err.message : BOOKMARK_MESSAGES.importFailed });
+      }
+      out.end();
+      return reply;
+    },
   });
 
   /** Multipart field 'file' as above → 200 BookmarkFilePreview (its folders and counts); nothing is written. */
-  app.post('/api/import/bookmarks/preview', async (req, reply) => {
-    await session.requireViewer(req, BOOKMARK_MESSAGES.mustLogIn);
-    const counter = bookmarkPreviewCounter();
-    const { flattenedFolders } = await readBookmarkUpload(req, counter.add);
-    return reply.send(counter.preview(flattenedFolders));
+  api.route({
+    ...declared(apiRoutes.previewBookmarks, session),
+    handler: async (req, reply) => {
+      const counter = bookmarkPreviewCounter();
+      const { flattenedFolders } = await readBookmarkUpload(req, counter.add);
+      return reply.send(counter.preview(flattenedFolders));
+    },
   });
 
   /** The viewer's links as a Netscape bookmark file (attachment), streamed. */

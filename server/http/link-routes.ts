@@ -1,13 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  createLinkSchema,
-  LINK_MESSAGES,
-  linkListQuerySchema,
-  normalizeUrl,
-  paths,
-  updateLinkSchema,
-  URL_MAX_LENGTH,
-} from '../../shared/domain';
+import { apiRoutes } from '../../shared/api/routes';
+import { LINK_MESSAGES, URL_MAX_LENGTH, normalizeUrl, paths } from '../../shared/domain';
 import type { Db } from '../db';
 import { listLinks } from '../services/feed';
 import { toggleLike } from '../services/likes';
@@ -21,6 +14,7 @@ import {
   updateLink,
 } from '../services/links';
 import { badRequest, notFound } from '../errors';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
 
@@ -29,57 +23,65 @@ interface Deps {
   session: SessionReader;
 }
 
-type IdParams = { Params: { id: string } };
-
-/** Links, likes and reposts (issue 3). Input is parsed with the shared schemas; rules live in the services. */
+/** Links, likes and reposts (issue 3). Input is declared in the shared route table; rules live in the services. */
 export function registerLinkRoutes(app: FastifyInstance, { db, session }: Deps): void {
-  app.get('/api/links', async (req) => {
-    const viewer = await session.requireViewer(req);
-    return listLinks(db, viewer, linkListQuerySchema.parse(req.query ?? {}));
+  const api = zodRoutes(app);
+  const { listLinks: list, lookupLink, getLink: get, createLink: create, updateLink: update, deleteLink: remove, toggleLike: like, repost } = apiRoutes;
+
+  api.route({
+    ...declared(list, session),
+    handler: async (req) => listLinks(db, await session.requireViewer(req), req.query),
   });
 
   // The viewer's own link with this URL (normalised as when sharing), for the extension's badge and edit mode.
-  app.get<{ Querystring: { url?: unknown } }>('/api/links/lookup', async (req) => {
-    const viewer = await session.requireViewer(req);
-    const raw = req.query?.url;
-    const url = typeof raw === 'string' && raw.length <= URL_MAX_LENGTH ? normalizeUrl(raw) : null;
-    if (!url) throw badRequest(LINK_MESSAGES.onlyHttpUrls);
-    const link = await findOwnLinkByUrl(db, viewer, url);
-    if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
-    return link;
+  api.route({
+    ...declared(lookupLink, session),
+    handler: async (req) => {
+      const viewer = await session.requireViewer(req);
+      const raw = req.query.url;
+      const url = typeof raw === 'string' && raw.length <= URL_MAX_LENGTH ? normalizeUrl(raw) : null;
+      if (!url) throw badRequest(LINK_MESSAGES.onlyHttpUrls);
+      const link = await findOwnLinkByUrl(db, viewer, url);
+      if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
+      return link;
+    },
   });
 
-  app.get<IdParams>('/api/links/:id', async (req) => {
-    const link = await getLink(db, req.params.id, await session.viewerOf(req));
-    if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
-    return link;
+  api.route({
+    ...declared(get, session),
+    handler: async (req) => {
+      const link = await getLink(db, req.params.id, await session.viewerOf(req));
+      if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
+      return link;
+    },
   });
 
-  app.post('/api/links', async (req, reply) => {
-    const viewer = await session.requireViewer(req, LINK_MESSAGES.mustLogInToShare);
-    const link = await createLink(db, viewer, createLinkSchema.parse(req.body));
-    return reply.status(201).send(link);
+  api.route({
+    ...declared(create, session),
+    handler: async (req, reply) => reply.status(201).send(await createLink(db, await session.requireViewer(req), req.body)),
   });
 
-  app.patch<IdParams>('/api/links/:id', async (req) => {
-    const viewer = await session.requireViewer(req, LINK_MESSAGES.mustLogInToUpdate);
-    return updateLink(db, viewer, req.params.id, updateLinkSchema.parse(req.body));
+  api.route({
+    ...declared(update, session),
+    handler: async (req) => updateLink(db, await session.requireViewer(req), req.params.id, req.body),
   });
 
-  app.delete<IdParams>('/api/links/:id', async (req, reply) => {
-    const viewer = await session.requireViewer(req, LINK_MESSAGES.mustLogInToDelete);
-    await deleteLink(db, viewer, req.params.id);
-    return reply.status(204).send();
+  api.route({
+    ...declared(remove, session),
+    handler: async (req, reply) => {
+      await deleteLink(db, await session.requireViewer(req), req.params.id);
+      return reply.status(204).send();
+    },
   });
 
-  app.post<IdParams>('/api/links/:id/like', async (req) => {
-    const viewer = await session.requireViewer(req, LINK_MESSAGES.mustLogInToLike);
-    return toggleLike(db, viewer, req.params.id);
+  api.route({
+    ...declared(like, session),
+    handler: async (req) => toggleLike(db, await session.requireViewer(req), req.params.id),
   });
 
-  app.post<IdParams>('/api/links/:id/repost', async (req, reply) => {
-    const viewer = await session.requireViewer(req, LINK_MESSAGES.mustLogInToRepost);
-    return reply.status(201).send(await repostLink(db, viewer, req.params.id));
+  api.route({
+    ...declared(repost, session),
+    handler: async (req, reply) => reply.status(201).send(await repostLink(db, await session.requireViewer(req), req.params.id)),
   });
 }
 

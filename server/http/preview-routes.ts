@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LINK_MESSAGES, MSG, URL_MAX_LENGTH, normalizeUrl } from '../../shared/domain';
+import { apiRoutes } from '../../shared/api/routes';
+import { LINK_MESSAGES, URL_MAX_LENGTH, normalizeUrl } from '../../shared/domain';
 import type { Config } from '../config';
 import type { Db } from '../db';
-import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, createPreviewService } from '../preview/service';
-import { badRequest, unauthorized } from '../errors';
+import { badRequest } from '../errors';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -29,34 +30,19 @@ export function registerPreviewRoutes(app: FastifyInstance, { db, session, confi
     log: app.log,
   });
 
-  // The rate limiter (onRequest) and the handler both need the viewer: look it up once.
-  const viewers = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
-  const viewerOf = (req: FastifyRequest) => {
-    let viewer = viewers.get(req);
-    if (!viewer) {
-      viewer = session.viewerOf(req);
-      viewers.set(req, viewer);
-    }
-    return viewer;
-  };
-
-  app.get<{ Querystring: { url?: unknown } }>(
-    '/api/preview',
-    {
-      config: {
-        rateLimit: {
-          max: PREVIEW_RATE_LIMIT,
-          timeWindow: '1 minute',
-          keyGenerator: async (req: FastifyRequest) => {
-            const viewer = await viewerOf(req).catch(() => null);
-            return viewer ? `preview:user:${viewer.id}` : `preview:ip:${req.ip}`;
-          },
+  zodRoutes(app).route({
+    ...declared(apiRoutes.preview, session),
+    config: {
+      rateLimit: {
+        max: PREVIEW_RATE_LIMIT,
+        timeWindow: '1 minute',
+        keyGenerator: async (req: FastifyRequest) => {
+          const viewer = await session.viewerOf(req).catch(() => null);
+          return viewer ? `preview:user:${viewer.id}` : `preview:ip:${req.ip}`;
         },
       },
     },
-    async (req) => {
-      const viewer = await viewerOf(req);
-      if (!viewer) throw unauthorized(MSG.notAuthenticated);
+    handler: async (req) => {
       const raw = req.query.url;
       const url = typeof raw === 'string' && raw.length <= URL_MAX_LENGTH ? normalizeUrl(raw) : null;
       if (!url) throw badRequest(LINK_MESSAGES.onlyHttpUrls, 'INVALID_URL');
@@ -67,5 +53,5 @@ export function registerPreviewRoutes(app: FastifyInstance, { db, session, confi
         throw err;
       }
     },
-  );
+  });
 }

@@ -97,11 +97,22 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
     return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
   }
 
+  // A route's preValidation and its handler (or a rate limiter's key) may both ask: look it up once.
+  const viewers = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
   /**
    * The viewer of a request. A request with an Authorization header is a token's: its cookie is
    * not read, and a wrong token is refused (401, or 429 after too many) rather than treated as a visitor.
    */
-  async function viewerOf(req: FastifyRequest): Promise<Viewer | null> {
+  function viewerOf(req: FastifyRequest): Promise<Viewer | null> {
+    let viewer = viewers.get(req);
+    if (!viewer) {
+      viewer = lookUpViewer(req);
+      viewers.set(req, viewer);
+    }
+    return viewer;
+  }
+
+  async function lookUpViewer(req: FastifyRequest): Promise<Viewer | null> {
     const bearer = bearerOf(req);
     if (bearer !== null) return viewerOfToken(req, bearer);
     const token = tokenOf(req);

@@ -1,24 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import {
-  addCollaboratorSchema,
-  addResourceSchema,
-  collaboratorSearchQuerySchema,
-  createSupercurationSchema,
-  directoryQuerySchema,
-  paths,
-  resourceListQuerySchema,
-  setResourceTagsSchema,
-  SUPERCURATION_MESSAGES,
-  supercurationListQuerySchema,
-  tagInputSchema,
-  updateSupercurationSchema,
-  updateTagCategorySchema,
-} from '../../shared/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiRoutes } from '../../shared/api/routes';
+import { SUPERCURATION_MESSAGES, paths } from '../../shared/domain';
 import type { Db } from '../db';
 import { collectionFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { notFound } from '../errors';
+import { declared, zodRoutes } from './api-route';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
 import { directory } from '../services/directory';
 import { addResource, listResources, removeResource, setResourceTags } from '../services/resources';
@@ -43,123 +30,137 @@ interface Deps {
   publicUrl: string;
 }
 
-const userSupercurationsQuerySchema = z.object({ cursor: z.string().max(500).optional() });
-
-type Id = { Params: { id: string } };
-type IdLink = { Params: { id: string; linkId: string } };
-type IdCategory = { Params: { id: string; categoryId: string } };
-type IdCategoryTag = { Params: { id: string; categoryId: string; name: string } };
-type IdUser = { Params: { id: string; userId: string } };
-
 /**
  * Supercurations (issue 4): collections, resources, tag categories, collaborators, e-mail
- * subscribers, the directory. Input is parsed with the shared schemas; rules live in
+ * subscribers, the directory. Input is declared in the shared route table; rules live in
  * server/policies and are applied by the services. Writes by visitors get 401 with SPEC §8's texts.
  */
 export function registerSupercurationRoutes(app: FastifyInstance, { db, session, publicUrl }: Deps): void {
-  const { mustLogInToCreate, mustLogInToUpdate, mustLogInToRemove } = SUPERCURATION_MESSAGES;
-  const editor = (req: Parameters<SessionReader['requireViewer']>[0]) => session.requireViewer(req, mustLogInToUpdate);
+  const api = zodRoutes(app);
+  const r = apiRoutes;
+  const viewer = (req: FastifyRequest) => session.requireViewer(req);
 
   // Collections
-  app.get('/api/supercurations', async (req) => {
-    const viewer = await session.requireViewer(req);
-    return listSupercurations(db, viewer, supercurationListQuerySchema.parse(req.query ?? {}));
+  api.route({
+    ...declared(r.listSupercurations, session),
+    handler: async (req) => listSupercurations(db, await viewer(req), req.query),
   });
 
-  app.get('/api/supercurations/choices', async (req) => supercurationChoices(db, await session.requireViewer(req)));
+  api.route({
+    ...declared(r.supercurationChoices, session),
+    handler: async (req) => supercurationChoices(db, await viewer(req)),
+  });
 
-  app.get('/api/directory', async (req) =>
-    directory(db, await session.viewerOf(req), directoryQuerySchema.parse(req.query ?? {})),
-  );
+  api.route({
+    ...declared(r.directory, session),
+    handler: async (req) => directory(db, await session.viewerOf(req), req.query),
+  });
 
   /** A user's public collections (their profile), open to anyone. */
-  app.get<{ Params: { id: string }; Querystring: unknown }>('/api/users/:id/supercurations', async (req) => {
-    const { cursor } = userSupercurationsQuerySchema.parse(req.query ?? {});
-    return userPublicSupercurations(db, await session.viewerOf(req), req.params.id, cursor);
+  api.route({
+    ...declared(r.userSupercurations, session),
+    handler: async (req) => userPublicSupercurations(db, await session.viewerOf(req), req.params.id, req.query.cursor),
   });
 
-  app.get<{ Params: { slug: string } }>('/api/supercurations/public/:slug', async (req) =>
-    getPublicSupercuration(db, await session.viewerOf(req), req.params.slug),
-  );
-
-  app.get<Id>('/api/supercurations/:id', async (req) => getSupercuration(db, await session.viewerOf(req), req.params.id));
-
-  app.post('/api/supercurations', async (req, reply) => {
-    const viewer = await session.requireViewer(req, mustLogInToCreate);
-    return reply.status(201).send(await createSupercuration(db, viewer, createSupercurationSchema.parse(req.body ?? {})));
+  api.route({
+    ...declared(r.publicSupercuration, session),
+    handler: async (req) => getPublicSupercuration(db, await session.viewerOf(req), req.params.slug),
   });
 
-  app.patch<Id>('/api/supercurations/:id', async (req) =>
-    updateSupercuration(db, await editor(req), req.params.id, updateSupercurationSchema.parse(req.body ?? {})),
-  );
+  api.route({
+    ...declared(r.getSupercuration, session),
+    handler: async (req) => getSupercuration(db, await session.viewerOf(req), req.params.id),
+  });
 
-  app.delete<Id>('/api/supercurations/:id', async (req, reply) => {
-    await deleteSupercuration(db, await session.requireViewer(req, mustLogInToRemove), req.params.id);
-    return reply.status(204).send();
+  api.route({
+    ...declared(r.createSupercuration, session),
+    handler: async (req, reply) => reply.status(201).send(await createSupercuration(db, await viewer(req), req.body)),
+  });
+
+  api.route({
+    ...declared(r.updateSupercuration, session),
+    handler: async (req) => updateSupercuration(db, await viewer(req), req.params.id, req.body),
+  });
+
+  api.route({
+    ...declared(r.deleteSupercuration, session),
+    handler: async (req, reply) => {
+      await deleteSupercuration(db, await viewer(req), req.params.id);
+      return reply.status(204).send();
+    },
   });
 
   // Resources
-  app.get<Id>('/api/supercurations/:id/resources', async (req) =>
-    listResources(db, await session.viewerOf(req), req.params.id, resourceListQuerySchema.parse(req.query ?? {})),
-  );
-
-  app.post<Id>('/api/supercurations/:id/resources', async (req, reply) => {
-    const viewer = await editor(req);
-    return reply.status(201).send(await addResource(db, viewer, req.params.id, addResourceSchema.parse(req.body ?? {})));
+  api.route({
+    ...declared(r.listResources, session),
+    handler: async (req) => listResources(db, await session.viewerOf(req), req.params.id, req.query),
   });
 
-  app.put<IdLink>('/api/supercurations/:id/resources/:linkId', async (req) => {
-    const viewer = await editor(req);
-    const { tags } = setResourceTagsSchema.parse(req.body ?? {});
-    return setResourceTags(db, viewer, req.params.id, req.params.linkId, tags);
+  api.route({
+    ...declared(r.addResource, session),
+    handler: async (req, reply) => reply.status(201).send(await addResource(db, await viewer(req), req.params.id, req.body)),
   });
 
-  app.delete<IdLink>('/api/supercurations/:id/resources/:linkId', async (req, reply) => {
-    await removeResource(db, await editor(req), req.params.id, req.params.linkId);
-    return reply.status(204).send();
+  api.route({
+    ...declared(r.setResourceTags, session),
+    handler: async (req) => setResourceTags(db, await viewer(req), req.params.id, req.params.linkId, req.body.tags),
+  });
+
+  api.route({
+    ...declared(r.removeResource, session),
+    handler: async (req, reply) => {
+      await removeResource(db, await viewer(req), req.params.id, req.params.linkId);
+      return reply.status(204).send();
+    },
   });
 
   // Tag categories and tags
-  app.post<Id>('/api/supercurations/:id/tag-categories', async (req, reply) => {
-    return reply.status(201).send(await createTagCategory(db, await editor(req), req.params.id));
+  api.route({
+    ...declared(r.createTagCategory, session),
+    handler: async (req, reply) => reply.status(201).send(await createTagCategory(db, await viewer(req), req.params.id)),
   });
 
-  app.patch<IdCategory>('/api/supercurations/:id/tag-categories/:categoryId', async (req) => {
-    const viewer = await editor(req);
-    return updateTagCategory(db, viewer, req.params.id, req.params.categoryId, updateTagCategorySchema.parse(req.body ?? {}));
+  api.route({
+    ...declared(r.updateTagCategory, session),
+    handler: async (req) => updateTagCategory(db, await viewer(req), req.params.id, req.params.categoryId, req.body),
   });
 
-  app.delete<IdCategory>('/api/supercurations/:id/tag-categories/:categoryId', async (req, reply) => {
-    await deleteTagCategory(db, await editor(req), req.params.id, req.params.categoryId);
-    return reply.status(204).send();
+  api.route({
+    ...declared(r.deleteTagCategory, session),
+    handler: async (req, reply) => {
+      await deleteTagCategory(db, await viewer(req), req.params.id, req.params.categoryId);
+      return reply.status(204).send();
+    },
   });
 
-  app.post<IdCategory>('/api/supercurations/:id/tag-categories/:categoryId/tags', async (req, reply) => {
-    const viewer = await editor(req);
-    const { name } = tagInputSchema.parse(req.body ?? {});
-    return reply.status(201).send(await addTag(db, viewer, req.params.id, req.params.categoryId, name));
+  api.route({
+    ...declared(r.addTag, session),
+    handler: async (req, reply) =>
+      reply.status(201).send(await addTag(db, await viewer(req), req.params.id, req.params.categoryId, req.body.name)),
   });
 
-  app.delete<IdCategoryTag>('/api/supercurations/:id/tag-categories/:categoryId/tags/:name', async (req) =>
-    removeTag(db, await editor(req), req.params.id, req.params.categoryId, req.params.name),
-  );
+  api.route({
+    ...declared(r.removeTag, session),
+    handler: async (req) => removeTag(db, await viewer(req), req.params.id, req.params.categoryId, req.params.name),
+  });
 
   // Collaborators
-  app.get<Id>('/api/supercurations/:id/collaborator-candidates', async (req) => {
-    const viewer = await editor(req);
-    const { q } = collaboratorSearchQuerySchema.parse(req.query ?? {});
-    return searchCollaborators(db, viewer, req.params.id, q);
+  api.route({
+    ...declared(r.searchCollaborators, session),
+    handler: async (req) => searchCollaborators(db, await viewer(req), req.params.id, req.query.q),
   });
 
-  app.post<Id>('/api/supercurations/:id/collaborators', async (req, reply) => {
-    const viewer = await editor(req);
-    const { userId } = addCollaboratorSchema.parse(req.body ?? {});
-    return reply.status(201).send(await addCollaborator(db, viewer, req.params.id, userId));
+  api.route({
+    ...declared(r.addCollaborator, session),
+    handler: async (req, reply) => reply.status(201).send(await addCollaborator(db, await viewer(req), req.params.id, req.body.userId)),
   });
 
-  app.delete<IdUser>('/api/supercurations/:id/collaborators/:userId', async (req, reply) => {
-    await removeCollaborator(db, await editor(req), req.params.id, req.params.userId);
-    return reply.status(204).send();
+  api.route({
+    ...declared(r.removeCollaborator, session),
+    handler: async (req, reply) => {
+      await removeCollaborator(db, await viewer(req), req.params.id, req.params.userId);
+      return reply.status(204).send();
+    },
   });
 
   /** RSS 2.0 of a public collection's 50 newest resources; private or missing → 404. */

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import { topicInputSchema, topicUpdateSchema } from '../../shared/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiRoutes } from '../../shared/api/routes';
 import type { Db } from '../db';
 import { createTopic, deleteTopic, listTopics, updateTopic } from '../services/topics';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -9,28 +10,31 @@ interface Deps {
   session: SessionReader;
 }
 
-type IdParams = { Params: { id: string } };
-
 /** The signed-in user's own topics (Manage Topics): list, add, rename/recolour, delete. */
 export function registerTopicRoutes(app: FastifyInstance, { db, session }: Deps): void {
-  app.get('/api/topics', async (req) => {
-    const viewer = await session.requireViewer(req);
-    return listTopics(db, viewer.id);
+  const api = zodRoutes(app);
+  const viewerId = async (req: FastifyRequest) => (await session.requireViewer(req)).id;
+
+  api.route({
+    ...declared(apiRoutes.listTopics, session),
+    handler: async (req) => listTopics(db, await viewerId(req)),
   });
 
-  app.post('/api/topics', async (req, reply) => {
-    const viewer = await session.requireViewer(req);
-    return reply.status(201).send(await createTopic(db, viewer.id, topicInputSchema.parse(req.body ?? {})));
+  api.route({
+    ...declared(apiRoutes.createTopic, session),
+    handler: async (req, reply) => reply.status(201).send(await createTopic(db, await viewerId(req), req.body)),
   });
 
-  app.patch<IdParams>('/api/topics/:id', async (req) => {
-    const viewer = await session.requireViewer(req);
-    return updateTopic(db, viewer.id, req.params.id, topicUpdateSchema.parse(req.body ?? {}));
+  api.route({
+    ...declared(apiRoutes.updateTopic, session),
+    handler: async (req) => updateTopic(db, await viewerId(req), req.params.id, req.body),
   });
 
-  app.delete<IdParams>('/api/topics/:id', async (req, reply) => {
-    const viewer = await session.requireViewer(req);
-    await deleteTopic(db, viewer.id, req.params.id);
-    return reply.status(204).send();
+  api.route({
+    ...declared(apiRoutes.deleteTopic, session),
+    handler: async (req, reply) => {
+      await deleteTopic(db, await viewerId(req), req.params.id);
+      return reply.status(204).send();
+    },
   });
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiRoutes } from '../../shared/api/routes';
 import { AVATAR_MAX_BYTES, MSG } from '../../shared/domain';
 import { NotAnImageError, UPLOADED_IMAGE_NAME, saveUploadedImage, uploadedImageKey } from '../services/images';
 import { type ImageVariants, INVALID_IMAGE_WIDTH, parseImageWidth } from '../services/image-variants';
 import type { ObjectStorage } from '../storage/uploads';
 import { badRequest, fileTooLarge, notFound } from '../errors';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
 /**
@@ -42,10 +44,12 @@ interface Deps {
  * GET with `?w=` (320, 640 or 960) gives the image resized to that width, never enlarged.
  */
 export function registerUploadRoutes(app: FastifyInstance, { storage, session, variants }: Deps): void {
-  app.post('/api/uploads/images', async (req, reply) => {
-    await session.requireViewer(req);
-    const url = await receiveImage(req, 'image', (image) => saveUploadedImage(storage, image));
-    return reply.status(201).send({ url });
+  zodRoutes(app).route({
+    ...declared(apiRoutes.uploadImage, session),
+    handler: async (req, reply) => {
+      const url = await receiveImage(req, 'image', (image) => saveUploadedImage(storage, image));
+      return reply.status(201).send({ url });
+    },
   });
 
   app.get<{ Params: { name: string }; Querystring: { w?: unknown } }>('/api/uploads/images/:name', async (req, reply) => {

@@ -1,11 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import { MSG, profileUpdateSchema } from '../../shared/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiRoutes } from '../../shared/api/routes';
+import { MSG } from '../../shared/domain';
 import type { Db } from '../db';
 import { canEditProfile } from '../policies/users';
 import { generatedAvatarSvg } from '../services/avatars';
 import { getAvatarSource, getProfile, replaceAvatar, updateProfile } from '../services/profiles';
 import type { ObjectStorage } from '../storage/uploads';
 import { forbidden, notFound } from '../errors';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 import { receiveImage } from './upload-routes';
 
@@ -18,7 +20,9 @@ interface Deps {
 type IdParams = { Params: { id: string } };
 
 export function registerUserRoutes(app: FastifyInstance, { db, storage, session }: Deps): void {
-  async function requireOwnProfile(req: Parameters<SessionReader['requireViewer']>[0], id: string) {
+  const api = zodRoutes(app);
+
+  async function requireOwnProfile(req: FastifyRequest, id: string) {
     const viewer = await session.requireViewer(req);
     if (!canEditProfile(viewer, id)) throw forbidden(MSG.forbiddenProfile);
     return viewer;
@@ -30,32 +34,51 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
     return profile;
   }
 
-  app.get('/api/me', async (req) => {
-    const viewer = await session.requireViewer(req);
-    return profileOrThrow(viewer.id, viewer.id);
+  api.route({
+    ...declared(apiRoutes.me, session),
+    handler: async (req) => {
+      const viewer = await session.requireViewer(req);
+      return profileOrThrow(viewer.id, viewer.id);
+    },
   });
 
-  app.get<IdParams>('/api/users/:id', async (req) => {
-    const viewer = await session.viewerOf(req);
-    return profileOrThrow(req.params.id, viewer?.id ?? null);
+  api.route({
+    ...declared(apiRoutes.getUser, session),
+    handler: async (req) => {
+      const viewer = await session.viewerOf(req);
+      return profileOrThrow(req.params.id, viewer?.id ?? null);
+    },
   });
 
-  app.patch<IdParams>('/api/users/:id', async (req) => {
-    const viewer = await requireOwnProfile(req, req.params.id);
-    await updateProfile(db, viewer.id, profileUpdateSchema.parse(req.body ?? {}));
-    return profileOrThrow(viewer.id, viewer.id);
+  api.route({
+    ...declared(apiRoutes.updateProfile, session),
+    // Someone else's profile is 403 whatever the body holds.
+    preValidation: async (req: FastifyRequest<IdParams>) => {
+      await requireOwnProfile(req, req.params.id);
+    },
+    handler: async (req) => {
+      const viewer = await requireOwnProfile(req, req.params.id);
+      await updateProfile(db, viewer.id, req.body);
+      return profileOrThrow(viewer.id, viewer.id);
+    },
   });
 
-  app.post<IdParams>('/api/users/:id/avatar', async (req) => {
-    const viewer = await requireOwnProfile(req, req.params.id);
-    await receiveImage(req, 'avatar', (image) => replaceAvatar(db, storage, viewer.id, image));
-    return profileOrThrow(viewer.id, viewer.id);
+  api.route({
+    ...declared(apiRoutes.uploadAvatar, session),
+    handler: async (req) => {
+      const viewer = await requireOwnProfile(req, req.params.id);
+      await receiveImage(req, 'avatar', (image) => replaceAvatar(db, storage, viewer.id, image));
+      return profileOrThrow(viewer.id, viewer.id);
+    },
   });
 
-  app.delete<IdParams>('/api/users/:id/avatar', async (req) => {
-    const viewer = await requireOwnProfile(req, req.params.id);
-    await replaceAvatar(db, storage, viewer.id, null);
-    return profileOrThrow(viewer.id, viewer.id);
+  api.route({
+    ...declared(apiRoutes.removeAvatar, session),
+    handler: async (req) => {
+      const viewer = await requireOwnProfile(req, req.params.id);
+      await replaceAvatar(db, storage, viewer.id, null);
+      return profileOrThrow(viewer.id, viewer.id);
+    },
   });
 
   app.get<IdParams & { Querystring: { v?: string } }>('/api/users/:id/avatar', async (req, reply) => {

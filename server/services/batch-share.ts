@@ -1,11 +1,11 @@
 import {
+  type BatchShare,
   type CreateLink,
   IMPORT_MESSAGES,
   LINK_MESSAGES,
   type Link,
   batchItemLink,
   batchRuleSatisfied,
-  batchShareSchema,
   privateByDefault,
 } from '../../shared/domain';
 import { requireEditableCollections } from '../access/supercurations';
@@ -29,8 +29,7 @@ const itemError = (err: HttpError, index: number) =>
  * are all written or none is. Each item is checked with the single-link rules; the first bad one
  * is reported by index (400 INVALID_ITEM; 409 DUPLICATE_LINK when a collection already has its URL).
  */
-export async function shareLinks(db: Db, viewer: Viewer, body: unknown): Promise<Link[]> {
-  const batch = batchShareSchema.parse(body);
+export async function shareLinks(db: Db, viewer: Viewer, batch: BatchShare): Promise<Link[]> {
   const settings = {
     supercurationIds: batch.supercurationIds,
     format: batch.format ?? null,

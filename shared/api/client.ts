@@ -1,38 +1,22 @@
-import type {
-  CreateLinkInput,
-  LikeState,
-  Link,
-  LinkListQuery,
-  LinkPreview,
-  Page,
-  Topic,
-  TopicInput,
-  UpdateLinkInput,
-} from '../domain/links';
-import type { BatchShareInput, BatchShareResult, FolderMapping } from '../domain/import';
-import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkFilePreview, type BookmarkImportSummary, readImportEvents } from '../domain/bookmarks';
-import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
+import type { z } from 'zod';
 import type { AccountSession } from '../domain/account';
 import type { ApiToken, CreateApiTokenInput, CreatedApiToken } from '../domain/api-tokens';
-import type { SubscriberPage, SubscriptionState } from '../domain/subscriptions';
+import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, readImportEvents } from '../domain/bookmarks';
+import type { BatchShareInput, FolderMapping } from '../domain/import';
+import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
+import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
+import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
+import { SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
 import type {
   AddResourceInput,
-  Collaborator,
-  CollaboratorCandidate,
   CreateSupercurationInput,
   DirectoryQuery,
-  EmailSubscribeResult,
-  EmailSubscriberGroup,
   ResourceListQuery,
-  Supercuration,
-  SupercurationChoice,
   SupercurationListQuery,
-  SupercurationSummary,
-  TagCategory,
   UpdateSupercurationInput,
   UpdateTagCategoryInput,
 } from '../domain/supercurations';
-import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES } from '../domain/messages';
+import { type AnswerOf, type ApiRoute, apiRoutes } from './routes';
 
 /** An API failure carrying the server's user-facing message. */
 export class ApiError extends Error {
@@ -62,6 +46,16 @@ interface RequestOptions {
   fallback: string;
 }
 
+type Schemas<R extends ApiRoute> = R['schema'];
+
+/** What a call of route R sends: its path parameters, query and body as its schemas take them. */
+type CallOptions<R extends ApiRoute> = {
+  signal?: AbortSignal;
+  fallback: string;
+} & (Schemas<R> extends { params: z.ZodType } ? { params: z.input<Schemas<R>['params']> } : unknown) &
+  (Schemas<R> extends { querystring: z.ZodType } ? { query?: z.input<Schemas<R>['querystring']> } : unknown) &
+  (Schemas<R> extends { body: z.ZodType } ? { body: z.input<Schemas<R>['body']> } : { body?: FormData | Record<string, never> });
+
 export type ApiClient = ReturnType<typeof createApiClient>;
 
 export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOptions = {}) {
@@ -69,7 +63,7 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     let res: Response;
     try {
-      res = await fetchImpl(`${baseUrl}/api${path}`, {
+      res = await fetchImpl(`${baseUrl}${path}`, {
         method,
         credentials: 'include',
         signal,
@@ -89,62 +83,59 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     return data as T;
   }
 
+  /** Calls a route of the shared table (./routes.ts). */
+  function call<R extends ApiRoute>(route: R, options: CallOptions<R>): Promise<AnswerOf<R>> {
+    const { params, query, body, signal, fallback } = options as CallOptions<ApiRoute> & {
+      params?: Record<string, string>;
+      query?: Record<string, string | undefined>;
+      body?: unknown;
+    };
+    const path = route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
+    return request<AnswerOf<R>>(`${path}${queryString(query ?? {})}`, { method: route.method, body, signal, fallback });
+  }
+
   return {
-    health: () =>
-      request<{ status: string; database: string; version: string; schema: string | null }>('/health', { fallback: 'Server unavailable' }),
+    health: () => call(apiRoutes.health, { fallback: MSG.serverUnavailable }),
 
     signUp: (input: { name: string; email: string; password: string }) =>
-      request<{ user: { id: string } }>('/auth/sign-up/email', {
-        method: 'POST',
-        body: input,
-        fallback: 'Failed to create account. Please try again.',
-      }),
+      request<{ user: { id: string } }>('/api/auth/sign-up/email', { method: 'POST', body: input, fallback: MSG.signUpFailed }),
     signIn: (input: { email: string; password: string }) =>
-      request<{ user: { id: string } }>('/auth/sign-in/email', {
-        method: 'POST',
-        body: input,
-        fallback: 'Failed to sign in. Please try again.',
-      }),
-    signOut: () =>
-      request<{ success: boolean }>('/auth/sign-out', {
-        method: 'POST',
-        body: {},
-        fallback: 'Failed to sign out. Please try again.',
-      }),
+      request<{ user: { id: string } }>('/api/auth/sign-in/email', { method: 'POST', body: input, fallback: MSG.signInFailed }),
+    signOut: () => request<{ success: boolean }>('/api/auth/sign-out', { method: 'POST', body: {}, fallback: MSG.signOutFailed }),
 
     // Account lifecycle (issue 14): Better Auth's endpoints, allow-listed on the server.
     /** Always the same answer, whether or not an account uses the address. */
     requestPasswordReset: (email: string) =>
-      request<{ status: boolean }>('/auth/request-password-reset', { method: 'POST', body: { email }, fallback: ACCOUNT_MESSAGES.resetFailed }),
+      request<{ status: boolean }>('/api/auth/request-password-reset', { method: 'POST', body: { email }, fallback: ACCOUNT_MESSAGES.resetFailed }),
     resetPassword: (token: string, newPassword: string) =>
-      request<{ status: boolean }>('/auth/reset-password', { method: 'POST', body: { token, newPassword }, fallback: ACCOUNT_MESSAGES.resetFailed }),
+      request<{ status: boolean }>('/api/auth/reset-password', { method: 'POST', body: { token, newPassword }, fallback: ACCOUNT_MESSAGES.resetFailed }),
     /** Ends the other sessions; this one stays. */
     changePassword: (currentPassword: string, newPassword: string) =>
-      request<{ token: string | null }>('/auth/change-password', {
+      request<{ token: string | null }>('/api/auth/change-password', {
         method: 'POST',
         body: { currentPassword, newPassword, revokeOtherSessions: true },
-        fallback: 'Authentication failed',
+        fallback: MSG.authFailed,
       }),
     resendVerification: (email: string) =>
-      request<{ status: boolean }>('/auth/send-verification-email', { method: 'POST', body: { email }, fallback: ACCOUNT_MESSAGES.verificationFailed }),
+      request<{ status: boolean }>('/api/auth/send-verification-email', { method: 'POST', body: { email }, fallback: ACCOUNT_MESSAGES.verificationFailed }),
     /** Mails the new address a link; the change takes effect when it is opened. */
     changeEmail: (newEmail: string) =>
-      request<{ status: boolean }>('/auth/change-email', { method: 'POST', body: { newEmail }, fallback: ACCOUNT_MESSAGES.emailChangeFailed }),
-    listSessions: (signal?: AbortSignal) => request<AccountSession[]>('/auth/list-sessions', { signal, fallback: ACCOUNT_MESSAGES.sessionsFailed }),
+      request<{ status: boolean }>('/api/auth/change-email', { method: 'POST', body: { newEmail }, fallback: ACCOUNT_MESSAGES.emailChangeFailed }),
+    listSessions: (signal?: AbortSignal) => request<AccountSession[]>('/api/auth/list-sessions', { signal, fallback: ACCOUNT_MESSAGES.sessionsFailed }),
     revokeSession: (token: string) =>
-      request<{ status: boolean }>('/auth/revoke-session', { method: 'POST', body: { token }, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
+      request<{ status: boolean }>('/api/auth/revoke-session', { method: 'POST', body: { token }, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
     revokeOtherSessions: () =>
-      request<{ status: boolean }>('/auth/revoke-other-sessions', { method: 'POST', body: {}, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
+      request<{ status: boolean }>('/api/auth/revoke-other-sessions', { method: 'POST', body: {}, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
 
     // Personal access tokens (Settings → API tokens).
-    listApiTokens: (signal?: AbortSignal) => request<ApiToken[]>('/me/tokens', { signal, fallback: API_TOKEN_MESSAGES.loadFailed }),
+    listApiTokens: (signal?: AbortSignal) => request<ApiToken[]>('/api/me/tokens', { signal, fallback: API_TOKEN_MESSAGES.loadFailed }),
     createApiToken: (input: CreateApiTokenInput) =>
-      request<CreatedApiToken>('/me/tokens', { method: 'POST', body: input, fallback: API_TOKEN_MESSAGES.createFailed }),
+      request<CreatedApiToken>('/api/me/tokens', { method: 'POST', body: input, fallback: API_TOKEN_MESSAGES.createFailed }),
     revokeApiToken: (id: string) =>
-      request<void>(`/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: API_TOKEN_MESSAGES.revokeFailed }),
+      request<void>(`/api/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: API_TOKEN_MESSAGES.revokeFailed }),
     /** Deletes the account and everything it holds; `email` is the account's address, typed to confirm. */
     deleteAccount: (password: string, email: string) =>
-      request<{ success: boolean }>('/auth/delete-user', { method: 'POST', body: { password, email }, fallback: ACCOUNT_MESSAGES.deleteFailed }),
+      request<{ success: boolean }>('/api/auth/delete-user', { method: 'POST', body: { password, email }, fallback: ACCOUNT_MESSAGES.deleteFailed }),
     /** URL of "Export my data" (a JSON download, cookie-authenticated). */
     accountExportUrl: () => `${baseUrl}/api/me/export`,
     /** URL of the Netscape bookmarks file of my links. */
@@ -153,116 +144,68 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     /** The signed-in user, or null when there is no session. */
     me: async (signal?: AbortSignal): Promise<UserProfile | null> => {
       try {
-        return await request<UserProfile>('/me', { signal, fallback: 'Authentication failed' });
+        return await call(apiRoutes.me, { signal, fallback: MSG.authFailed });
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return null;
         throw err;
       }
     },
-    getUser: (id: string) =>
-      request<UserProfile>(`/users/${encodeURIComponent(id)}`, { fallback: 'Failed to load profile' }),
+    getUser: (id: string) => call(apiRoutes.getUser, { params: { id }, fallback: MSG.loadProfileFailed }),
     updateProfile: (id: string, input: ProfileUpdate) =>
-      request<UserProfile>(`/users/${encodeURIComponent(id)}`, {
-        method: 'PATCH',
-        body: input,
-        fallback: 'Failed to update profile. Please try again.',
-      }),
+      call(apiRoutes.updateProfile, { params: { id }, body: input, fallback: MSG.profileUpdateFailed }),
     uploadAvatar: (id: string, file: Blob) => {
       const form = new FormData();
       form.append('avatar', file);
-      return request<UserProfile>(`/users/${encodeURIComponent(id)}/avatar`, {
-        method: 'POST',
-        body: form,
-        fallback: 'Failed to update profile. Please try again.',
-      });
+      return call(apiRoutes.uploadAvatar, { params: { id }, body: form, fallback: MSG.profileUpdateFailed });
     },
-    removeAvatar: (id: string) =>
-      request<UserProfile>(`/users/${encodeURIComponent(id)}/avatar`, {
-        method: 'DELETE',
-        fallback: 'Failed to update profile. Please try again.',
-      }),
+    removeAvatar: (id: string) => call(apiRoutes.removeAvatar, { params: { id }, fallback: MSG.profileUpdateFailed }),
 
     // Following (issue 5).
     /** Subscribes the signed-in user to a user; idempotent. */
     subscribe: (userId: string) =>
-      request<SubscriptionState>(`/users/${encodeURIComponent(userId)}/subscription`, {
-        method: 'POST',
-        body: {},
-        fallback: 'Failed to subscribe',
-      }),
+      call(apiRoutes.subscribe, { params: { id: userId }, body: {}, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
     /** Unsubscribes; idempotent. */
     unsubscribe: (userId: string) =>
-      request<SubscriptionState>(`/users/${encodeURIComponent(userId)}/subscription`, {
-        method: 'DELETE',
-        fallback: 'Failed to unsubscribe',
-      }),
+      call(apiRoutes.unsubscribe, { params: { id: userId }, fallback: SUBSCRIPTION_MESSAGES.unsubscribeFailed }),
     /** The signed-in user's own subscribers, newest first, in pages. */
     listSubscribers: (cursor?: string, signal?: AbortSignal) =>
-      request<SubscriberPage>(`/me/subscribers${queryString({ cursor })}`, {
-        signal,
-        fallback: 'Failed to fetch subscriptions',
-      }),
+      call(apiRoutes.listSubscribers, { query: { cursor }, signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
     /** The confirmed e-mail subscribers of the signed-in user's own collections, per collection. */
     myEmailSubscribers: (signal?: AbortSignal) =>
-      request<EmailSubscriberGroup[]>('/me/email-subscribers', { signal, fallback: 'Failed to fetch subscriptions' }),
+      call(apiRoutes.myEmailSubscribers, { signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
     /** URL of the CSV export of the signed-in user's subscribers (a download, cookie-authenticated). */
     subscribersCsvUrl: () => `${baseUrl}/api/me/subscribers.csv`,
     /** URL of a user's RSS feed (not under /api: feed readers fetch it). */
     userFeedUrl: (userId: string) => `${baseUrl}/users/${encodeURIComponent(userId)}/feed.xml`,
 
     listLinks: (query: LinkListQuery = {}, signal?: AbortSignal) =>
-      request<Page<Link>>(`/links${queryString(query)}`, {
-        signal,
-        fallback: query.cursor ? 'Failed to fetch more links' : 'Failed to fetch links',
-      }),
-    getLink: (id: string, signal?: AbortSignal) =>
-      request<Link>(`/links/${encodeURIComponent(id)}`, { signal, fallback: 'Failed to load link details' }),
+      call(apiRoutes.listLinks, { query, signal, fallback: linksFallback(query.cursor) }),
+    getLink: (id: string, signal?: AbortSignal) => call(apiRoutes.getLink, { params: { id }, signal, fallback: LINK_MESSAGES.loadLinkFailed }),
     /** The viewer's own link with this URL (normalised as when sharing), or null when they haven't shared it. */
     lookupLink: async (url: string, signal?: AbortSignal): Promise<Link | null> => {
       try {
-        return await request<Link>(`/links/lookup${queryString({ url })}`, { signal, fallback: 'Failed to load link details' });
+        return await call(apiRoutes.lookupLink, { query: { url }, signal, fallback: LINK_MESSAGES.loadLinkFailed });
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return null;
         throw err;
       }
     },
-    createLink: (input: CreateLinkInput) =>
-      request<Link>('/links', { method: 'POST', body: input, fallback: 'Failed to share link' }),
+    createLink: (input: CreateLinkInput) => call(apiRoutes.createLink, { body: input, fallback: LINK_MESSAGES.shareLinkFailed }),
     updateLink: (id: string, input: UpdateLinkInput) =>
-      request<Link>(`/links/${encodeURIComponent(id)}`, {
-        method: 'PATCH',
-        body: input,
-        fallback: 'Failed to update link',
-      }),
-    deleteLink: (id: string) =>
-      request<void>(`/links/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: 'Failed to delete link' }),
-    toggleLike: (id: string) =>
-      request<LikeState>(`/links/${encodeURIComponent(id)}/like`, {
-        method: 'POST',
-        body: {},
-        fallback: 'Failed to like link',
-      }),
-    repost: (id: string) =>
-      request<Link>(`/links/${encodeURIComponent(id)}/repost`, {
-        method: 'POST',
-        body: {},
-        fallback: 'Failed to repost link',
-      }),
+      call(apiRoutes.updateLink, { params: { id }, body: input, fallback: LINK_MESSAGES.updateLinkFailed }),
+    deleteLink: (id: string) => call(apiRoutes.deleteLink, { params: { id }, fallback: LINK_MESSAGES.deleteLinkFailed }),
+    toggleLike: (id: string) => call(apiRoutes.toggleLike, { params: { id }, body: {}, fallback: LINK_MESSAGES.likeFailed }),
+    repost: (id: string) => call(apiRoutes.repost, { params: { id }, body: {}, fallback: LINK_MESSAGES.repostFailed }),
     /**
      * Shares up to 100 links at once (POST /api/links/batch), all or none; a refused item fails
      * with its `index` in `ApiError.details`.
      */
-    shareLinks: (input: BatchShareInput) =>
-      request<BatchShareResult>('/links/batch', { method: 'POST', body: input, fallback: 'Failed to share links' }),
+    shareLinks: (input: BatchShareInput) => call(apiRoutes.shareLinks, { body: input, fallback: IMPORT_MESSAGES.shareLinksFailed }),
     /** What a bookmarks file holds (its folders and their counts), nothing written. */
     previewBookmarks: (file: Blob, name = 'bookmarks.html') => {
       const form = new FormData();
       form.append('file', file, name);
-      return request<BookmarkFilePreview>('/import/bookmarks/preview', {
-        method: 'POST',
-        body: form,
-        fallback: BOOKMARK_MESSAGES.previewFailed,
-      });
+      return call(apiRoutes.previewBookmarks, { body: form, fallback: BOOKMARK_MESSAGES.previewFailed });
     },
     /**
      * Imports a bookmarks file (POST /api/import/bookmarks, streamed as NDJSON): `onProgress`
@@ -279,7 +222,7 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       const fallback = BOOKMARK_MESSAGES.importFailed;
       let res: Response;
       try {
-        res = await fetchImpl(`${baseUrl}/api/import/bookmarks`, {
+        res = await fetchImpl(`${baseUrl}${apiRoutes.importBookmarks.url}`, {
           method: 'POST',
           credentials: 'include',
           headers: { accept: BOOKMARKS_NDJSON },
@@ -310,160 +253,85 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       }
     },
     preview: (url: string, signal?: AbortSignal) =>
-      request<LinkPreview>(`/preview${queryString({ url })}`, { signal, fallback: 'Failed to fetch link preview' }),
+      call(apiRoutes.preview, { query: { url }, signal, fallback: LINK_MESSAGES.previewFailed }),
     /** Uploads an image (thumbnail) and returns its URL on our server. */
     uploadImage: (file: Blob) => {
       const form = new FormData();
       form.append('image', file);
-      return request<{ url: string }>('/uploads/images', {
-        method: 'POST',
-        body: form,
-        fallback: 'Failed to upload image',
-      });
+      return call(apiRoutes.uploadImage, { body: form, fallback: LINK_MESSAGES.uploadImageFailed });
     },
 
-    // Supercurations (issue 4). Ids and slugs are path segments, always encoded.
+    // Supercurations (issue 4).
     /** My Supercurations: own + collaborating, plus others' public ones unless scope is 'mine'. */
     listSupercurations: (query: SupercurationListQuery = {}, signal?: AbortSignal) =>
-      request<Page<SupercurationSummary>>(`/supercurations${queryString(query)}`, {
-        signal,
-        fallback: 'Failed to fetch supercurations',
-      }),
+      call(apiRoutes.listSupercurations, { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
     /** /directory: public collections, searched by title and description, filtered by focus; 24 a page. */
     directory: (query: DirectoryQuery = {}, signal?: AbortSignal) =>
-      request<Page<SupercurationSummary>>(`/directory${queryString(query)}`, {
-        signal,
-        fallback: 'Failed to fetch supercurations',
-      }),
+      call(apiRoutes.directory, { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
     getSupercuration: (id: string, signal?: AbortSignal) =>
-      request<Supercuration>(`/supercurations/${seg(id)}`, { signal, fallback: 'Failed to load supercuration' }),
+      call(apiRoutes.getSupercuration, { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     /** The public page's collection; 404 "This supercuration doesn't exist or is private" otherwise. */
     getPublicSupercuration: (slug: string, signal?: AbortSignal) =>
-      request<Supercuration>(`/supercurations/public/${seg(slug)}`, {
-        signal,
-        fallback: 'Failed to load supercuration',
-      }),
+      call(apiRoutes.publicSupercuration, { params: { slug }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     createSupercuration: (input: CreateSupercurationInput) =>
-      request<Supercuration>('/supercurations', {
-        method: 'POST',
-        body: input,
-        fallback: 'Failed to create supercuration',
-      }),
+      call(apiRoutes.createSupercuration, { body: input, fallback: SUPERCURATION_MESSAGES.createFailed }),
     updateSupercuration: (id: string, input: UpdateSupercurationInput) =>
-      request<Supercuration>(`/supercurations/${seg(id)}`, {
-        method: 'PATCH',
-        body: input,
-        fallback: 'Failed to update supercuration',
-      }),
+      call(apiRoutes.updateSupercuration, { params: { id }, body: input, fallback: SUPERCURATION_MESSAGES.updateFailed }),
     /** Owner only. */
     deleteSupercuration: (id: string) =>
-      request<void>(`/supercurations/${seg(id)}`, { method: 'DELETE', fallback: 'Failed to delete supercuration' }),
+      call(apiRoutes.deleteSupercuration, { params: { id }, fallback: SUPERCURATION_MESSAGES.deleteFailed }),
     /** A user's public collections, newest first, 24 a page (their profile's 'Public Supercurations'). */
     userSupercurations: (userId: string, cursor?: string, signal?: AbortSignal) =>
-      request<Page<SupercurationSummary>>(`/users/${seg(userId)}/supercurations${queryString({ cursor })}`, {
-        signal,
-        fallback: 'Failed to fetch supercurations',
-      }),
+      call(apiRoutes.userSupercurations, { params: { id: userId }, query: { cursor }, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
     /** Collections the viewer may add links to (own + collaborating), for 'Add to Supercurations'. */
     mySupercurationChoices: (signal?: AbortSignal) =>
-      request<SupercurationChoice[]>('/supercurations/choices', { signal, fallback: 'Failed to fetch supercurations' }),
+      call(apiRoutes.supercurationChoices, { signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
 
     /** A collection's resources (links hidden from the main feed included), 10 a page. */
     listResources: (id: string, query: ResourceListQuery = {}, signal?: AbortSignal) =>
-      request<Page<Link>>(`/supercurations/${seg(id)}/resources${queryString(query)}`, {
-        signal,
-        fallback: query.cursor ? 'Failed to fetch more links' : 'Failed to fetch links',
-      }),
+      call(apiRoutes.listResources, { params: { id }, query, signal, fallback: linksFallback(query.cursor) }),
     /** Adds a saved link ({ linkId }) or a new link ({ link }); answers the link as it now is. */
     addResource: (id: string, input: AddResourceInput) =>
-      request<Link>(`/supercurations/${seg(id)}/resources`, {
-        method: 'POST',
-        body: input,
-        fallback: 'Failed to add resource',
-      }),
+      call(apiRoutes.addResource, { params: { id }, body: input, fallback: SUPERCURATION_MESSAGES.addResourceFailed }),
     /** Replaces the link's tags in this collection (tag names of its categories). */
     setResourceTags: (id: string, linkId: string, tags: string[]) =>
-      request<Link>(`/supercurations/${seg(id)}/resources/${seg(linkId)}`, {
-        method: 'PUT',
-        body: { tags },
-        fallback: 'Failed to update resource',
-      }),
+      call(apiRoutes.setResourceTags, { params: { id, linkId }, body: { tags }, fallback: SUPERCURATION_MESSAGES.updateResourceFailed }),
     removeResource: (id: string, linkId: string) =>
-      request<void>(`/supercurations/${seg(id)}/resources/${seg(linkId)}`, {
-        method: 'DELETE',
-        fallback: 'Failed to remove resource',
-      }),
+      call(apiRoutes.removeResource, { params: { id, linkId }, fallback: SUPERCURATION_MESSAGES.removeResourceFailed }),
 
     /** A new category named 'New Category' with a random palette colour. */
     createTagCategory: (id: string) =>
-      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories`, {
-        method: 'POST',
-        body: {},
-        fallback: 'Failed to add tag category',
-      }),
+      call(apiRoutes.createTagCategory, { params: { id }, body: {}, fallback: SUPERCURATION_MESSAGES.addTagCategoryFailed }),
     updateTagCategory: (id: string, categoryId: string, input: UpdateTagCategoryInput) =>
-      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}`, {
-        method: 'PATCH',
-        body: input,
-        fallback: 'Failed to update tag category',
-      }),
+      call(apiRoutes.updateTagCategory, { params: { id, categoryId }, body: input, fallback: SUPERCURATION_MESSAGES.updateTagCategoryFailed }),
     deleteTagCategory: (id: string, categoryId: string) =>
-      request<void>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}`, {
-        method: 'DELETE',
-        fallback: 'Failed to delete tag category',
-      }),
+      call(apiRoutes.deleteTagCategory, { params: { id, categoryId }, fallback: SUPERCURATION_MESSAGES.deleteTagCategoryFailed }),
     addTag: (id: string, categoryId: string, name: string) =>
-      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}/tags`, {
-        method: 'POST',
-        body: { name },
-        fallback: 'Failed to add tag',
-      }),
+      call(apiRoutes.addTag, { params: { id, categoryId }, body: { name }, fallback: SUPERCURATION_MESSAGES.addTagFailed }),
     removeTag: (id: string, categoryId: string, name: string) =>
-      request<TagCategory>(`/supercurations/${seg(id)}/tag-categories/${seg(categoryId)}/tags/${seg(name)}`, {
-        method: 'DELETE',
-        fallback: 'Failed to remove tag',
-      }),
+      call(apiRoutes.removeTag, { params: { id, categoryId, name }, fallback: SUPERCURATION_MESSAGES.removeTagFailed }),
 
     /** Users whose name contains q (from 1 character), without self, the owner and collaborators; at most 10. */
     searchCollaborators: (id: string, q: string, signal?: AbortSignal) =>
-      request<CollaboratorCandidate[]>(`/supercurations/${seg(id)}/collaborator-candidates${queryString({ q })}`, {
-        signal,
-        fallback: 'Failed to search users',
-      }),
+      call(apiRoutes.searchCollaborators, { params: { id }, query: { q }, signal, fallback: SUPERCURATION_MESSAGES.searchUsersFailed }),
     addCollaborator: (id: string, userId: string) =>
-      request<Collaborator>(`/supercurations/${seg(id)}/collaborators`, {
-        method: 'POST',
-        body: { userId },
-        fallback: 'Failed to add collaborator',
-      }),
+      call(apiRoutes.addCollaborator, { params: { id }, body: { userId }, fallback: SUPERCURATION_MESSAGES.addCollaboratorFailed }),
     removeCollaborator: (id: string, userId: string) =>
-      request<void>(`/supercurations/${seg(id)}/collaborators/${seg(userId)}`, {
-        method: 'DELETE',
-        fallback: 'Failed to remove collaborator',
-      }),
+      call(apiRoutes.removeCollaborator, { params: { id, userId }, fallback: SUPERCURATION_MESSAGES.removeCollaboratorFailed }),
     /** Public collections only; the answer is the same whether or not the address was already subscribed. */
     subscribeByEmail: (id: string, email: string) =>
-      request<EmailSubscribeResult>(`/supercurations/${seg(id)}/subscribers`, {
-        method: 'POST',
-        body: { email },
-        fallback: 'Failed to subscribe',
-      }),
+      call(apiRoutes.subscribeByEmail, { params: { id }, body: { email }, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
 
-    listTopics: () => request<Topic[]>('/topics', { fallback: 'Failed to load topics' }),
-    createTopic: (input: TopicInput) =>
-      request<Topic>('/topics', { method: 'POST', body: input, fallback: 'Failed to add topic' }),
+    listTopics: () => call(apiRoutes.listTopics, { fallback: LINK_MESSAGES.loadTopicsFailed }),
+    createTopic: (input: TopicInput) => call(apiRoutes.createTopic, { body: input, fallback: LINK_MESSAGES.addTopicFailed }),
     updateTopic: (id: string, input: Partial<TopicInput>) =>
-      request<Topic>(`/topics/${encodeURIComponent(id)}`, {
-        method: 'PATCH',
-        body: input,
-        fallback: 'Failed to update topic',
-      }),
-    deleteTopic: (id: string) =>
-      request<void>(`/topics/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: 'Failed to delete topic' }),
+      call(apiRoutes.updateTopic, { params: { id }, body: input, fallback: LINK_MESSAGES.updateTopicFailed }),
+    deleteTopic: (id: string) => call(apiRoutes.deleteTopic, { params: { id }, fallback: LINK_MESSAGES.deleteTopicFailed }),
   };
 }
 
-const seg = encodeURIComponent;
+/** The first page's message, or the next pages'. */
+const linksFallback = (cursor: string | undefined) => (cursor ? LINK_MESSAGES.fetchMoreLinksFailed : LINK_MESSAGES.fetchLinksFailed);
 
 /** `?a=1&b=2` from the defined, non-empty values; '' when there are none. */
 function queryString(params: Record<string, string | undefined>): string {

@@ -40,6 +40,8 @@ export const batchShareSchema = z.object(
   { error: IMPORT_MESSAGES.invalidBatch },
 );
 
+export type BatchShare = z.output<typeof batchShareSchema>;
+
 export interface BatchShareInput {
   items: BatchItemInput[];
   supercurationIds?: string[];

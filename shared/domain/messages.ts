@@ -34,6 +34,7 @@ export const MSG = {
   nulCharacter: 'Input must not contain NUL characters',
   pageNotFound: 'Page not found',
   profileUpdated: 'Profile updated',
+  serverUnavailable: 'Server unavailable',
 } as const;
 
 export const LINK_MESSAGES = {
@@ -66,6 +67,15 @@ export const LINK_MESSAGES = {
   invalidColor: 'Colour must be a hex colour like #2563eb',
   mustLogInToUpdate: 'Must be logged in to update links',
   mustLogInToRepost: 'Must be logged in to repost links',
+  updateLinkFailed: 'Failed to update link',
+  deleteLinkFailed: 'Failed to delete link',
+  likeFailed: 'Failed to like link',
+  repostFailed: 'Failed to repost link',
+  uploadImageFailed: 'Failed to upload image',
+  loadTopicsFailed: 'Failed to load topics',
+  addTopicFailed: 'Failed to add topic',
+  updateTopicFailed: 'Failed to update topic',
+  deleteTopicFailed: 'Failed to delete topic',
   invalidCursor: 'Invalid page cursor',
   /** SPEC §8 (Supercurations), also given when a link is shared into a collection the user may not edit. */
   supercurationNotFound: 'Supercuration not found',
@@ -114,6 +124,14 @@ export const SUPERCURATION_MESSAGES = {
   ownerOnlyDelete: 'Only the owner can delete this supercuration',
   ownerOnlyRemoveCollaborator: 'Only the owner can remove other collaborators',
   ownerOnlyTopics: 'Only the owner can change the topics of this supercuration',
+  updateFailed: 'Failed to update supercuration',
+  deleteFailed: 'Failed to delete supercuration',
+  addTagCategoryFailed: 'Failed to add tag category',
+  updateTagCategoryFailed: 'Failed to update tag category',
+  deleteTagCategoryFailed: 'Failed to delete tag category',
+  addTagFailed: 'Failed to add tag',
+  removeTagFailed: 'Failed to remove tag',
+  searchUsersFailed: 'Failed to search users',
   categoryNameRequired: 'Category name is required',
   categoryNotFound: 'Tag category not found',
   tagNameRequired: 'Tag name is required',

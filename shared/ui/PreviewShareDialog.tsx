@@ -136,7 +136,7 @@ export function ShareForm({
       await onSubmit(input);
       onDone();
     } catch (err) {
-      setFormError(errorText(err, mode === 'edit' ? 'Failed to update link' : LINK_MESSAGES.shareLinkFailed));
+      setFormError(errorText(err, mode === 'edit' ? LINK_MESSAGES.updateLinkFailed : LINK_MESSAGES.shareLinkFailed));
     } finally {
       setBusy(false);
     }

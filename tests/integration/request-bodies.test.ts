@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { MSG } from '../../shared/domain';
+import { LINK_MESSAGES, MSG } from '../../shared/domain';
 import type { Db } from '../../server/db';
 import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -100,6 +100,21 @@ describeEachDatabase('request bodies', (ctx) => {
       expect(res.body).toMatchObject({ code: expect.stringMatching(/^FST_ERR_CTP_/) });
     }
     expect(await linksCount(ctx.server.db)).toBe(before);
+  });
+
+  it('checks the session before the body: a visitor gets the route\'s 401, a signed-in user the schema\'s 400 with its issues', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const other = await signedInUser(ctx.server.url);
+    const visitor = testClient(ctx.server.url);
+    const bad = '{"title":42}';
+    expect(await post(visitor, url('/api/links'), bad)).toEqual({ status: 401, body: { error: LINK_MESSAGES.mustLogInToShare, code: 'UNAUTHORIZED' } });
+    expect(await post(user, url('/api/links'), bad)).toEqual({
+      status: 400,
+      body: { error: LINK_MESSAGES.invalidLinkData, code: 'VALIDATION_ERROR', issues: [{ path: 'title', message: LINK_MESSAGES.invalidLinkData }, { path: 'description', message: LINK_MESSAGES.invalidLinkData }] },
+    });
+    // Someone else's profile is 403 whatever the body holds.
+    const patch = await other.fetch(url(`/api/users/${encodeURIComponent(user.me.id)}`), { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"name":42}' });
+    expect([patch.status, await patch.json()]).toEqual([403, { error: MSG.forbiddenProfile, code: 'FORBIDDEN' }]);
   });
 
   it('answers a JSON body over 1 MB with 413 and a code', async () => {

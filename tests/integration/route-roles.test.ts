@@ -171,6 +171,17 @@ const TABLE: Record<string, Row> = {
   'GET /api/health/live': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/health': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
 
+  // The API reference (server/http/api-docs.ts): open to anyone, like the API's shape. The page's
+  // own routes are @fastify/swagger-ui's; /api/docs/static/index.html redirects to the page.
+  'GET /api/openapi.json': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/docs': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
+  'HEAD /api/docs/': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/docs/json': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/docs/yaml': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/docs/static/index.html': { visitor: 302, stranger: 302, collaborator: 302, owner: 302 },
+  'GET /api/docs/static/swagger-initializer.js': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/docs/static/*': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: () => ({ params: { '*': 'swagger-ui.css' } }) },
+
   // Better Auth (server/http/auth-routes.ts). Signing up or in is open to anyone, signed in or not.
   'POST /api/auth/sign-up/email': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: () => ({ json: newUser() }) },
   'POST /api/auth/sign-in/email': {
@@ -409,10 +420,11 @@ function coverage(routes: Route[], table: Record<string, unknown>) {
 /** Sends a row's call to its route as the role (a browser-like request: our Origin, the session cookie). */
 async function send(w: World, key: string, role: Role, call: Call): Promise<{ status: number; body: string }> {
   const [method = '', pattern = ''] = key.split(' ');
-  const path = pattern.replace(/:(\w+)/g, (_, name: string) => {
-    const value = call.params?.[name];
-    if (value === undefined) throw new Error(`${key}: the row gives no value for :${name}`);
-    return encodeURIComponent(value);
+  // A wildcard's value is a path: its slashes stay.
+  const path = pattern.replace(/:(\w+)|\*$/g, (_, name: string | undefined) => {
+    const value = call.params?.[name ?? '*'];
+    if (value === undefined) throw new Error(`${key}: the row gives no value for ${name ? `:${name}` : '*'}`);
+    return name ? encodeURIComponent(value) : value;
   });
   const query = call.query ? `?${new URLSearchParams(call.query)}` : '';
   const session = call.session !== undefined ? call.session : role === 'visitor' ? null : w.users[role].cookieHeader();

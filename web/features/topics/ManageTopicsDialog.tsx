@@ -1,7 +1,7 @@
 import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import type { Topic } from '../../../shared/domain';
+import { LINK_MESSAGES, type Topic } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import {
   Dialog,
@@ -46,7 +46,7 @@ export function ManageTopicsDialog({ open, onOpenChange }: { open: boolean; onOp
             <Loading />
           ) : topics.isError ? (
             <p role="alert" className="text-sm text-destructive">
-              {messageOf(topics.error, 'Failed to load topics')}
+              {messageOf(topics.error, LINK_MESSAGES.loadTopicsFailed)}
             </p>
           ) : topics.data.length === 0 ? (
             <p className="text-sm text-muted-foreground">No topics yet.</p>
