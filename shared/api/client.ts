@@ -16,7 +16,8 @@ import type {
   UpdateSupercurationInput,
   UpdateTagCategoryInput,
 } from '../domain/supercurations';
-import { type AnswerOf, type ApiRoute, apiRoutes } from './routes';
+import { endpoints } from './endpoints';
+import type { AnswerOf, ApiRoute, ApiRoutes } from './routes';
 
 /** An API failure carrying the server's user-facing message. */
 export class ApiError extends Error {
@@ -83,19 +84,20 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     return data as T;
   }
 
-  /** Calls a route of the shared table (./routes.ts). */
-  function call<R extends ApiRoute>(route: R, options: CallOptions<R>): Promise<AnswerOf<R>> {
+  /** Calls a route of the shared table (./routes.ts) by name. */
+  function call<N extends keyof ApiRoutes>(name: N, options: CallOptions<ApiRoutes[N]>): Promise<AnswerOf<ApiRoutes[N]>> {
+    const route = endpoints[name];
     const { params, query, body, signal, fallback } = options as CallOptions<ApiRoute> & {
       params?: Record<string, string>;
       query?: Record<string, string | undefined>;
       body?: unknown;
     };
     const path = route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
-    return request<AnswerOf<R>>(`${path}${queryString(query ?? {})}`, { method: route.method, body, signal, fallback });
+    return request<AnswerOf<ApiRoutes[N]>>(`${path}${queryString(query ?? {})}`, { method: route.method, body, signal, fallback });
   }
 
   return {
-    health: () => call(apiRoutes.health, { fallback: MSG.serverUnavailable }),
+    health: () => call('health', { fallback: MSG.serverUnavailable }),
 
     signUp: (input: { name: string; email: string; password: string }) =>
       request<{ user: { id: string } }>('/api/auth/sign-up/email', { method: 'POST', body: input, fallback: MSG.signUpFailed }),
@@ -144,68 +146,68 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     /** The signed-in user, or null when there is no session. */
     me: async (signal?: AbortSignal): Promise<UserProfile | null> => {
       try {
-        return await call(apiRoutes.me, { signal, fallback: MSG.authFailed });
+        return await call('me', { signal, fallback: MSG.authFailed });
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return null;
         throw err;
       }
     },
-    getUser: (id: string) => call(apiRoutes.getUser, { params: { id }, fallback: MSG.loadProfileFailed }),
+    getUser: (id: string) => call('getUser', { params: { id }, fallback: MSG.loadProfileFailed }),
     updateProfile: (id: string, input: ProfileUpdate) =>
-      call(apiRoutes.updateProfile, { params: { id }, body: input, fallback: MSG.profileUpdateFailed }),
+      call('updateProfile', { params: { id }, body: input, fallback: MSG.profileUpdateFailed }),
     uploadAvatar: (id: string, file: Blob) => {
       const form = new FormData();
       form.append('avatar', file);
-      return call(apiRoutes.uploadAvatar, { params: { id }, body: form, fallback: MSG.profileUpdateFailed });
+      return call('uploadAvatar', { params: { id }, body: form, fallback: MSG.profileUpdateFailed });
     },
-    removeAvatar: (id: string) => call(apiRoutes.removeAvatar, { params: { id }, fallback: MSG.profileUpdateFailed }),
+    removeAvatar: (id: string) => call('removeAvatar', { params: { id }, fallback: MSG.profileUpdateFailed }),
 
     // Following (issue 5).
     /** Subscribes the signed-in user to a user; idempotent. */
     subscribe: (userId: string) =>
-      call(apiRoutes.subscribe, { params: { id: userId }, body: {}, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
+      call('subscribe', { params: { id: userId }, body: {}, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
     /** Unsubscribes; idempotent. */
     unsubscribe: (userId: string) =>
-      call(apiRoutes.unsubscribe, { params: { id: userId }, fallback: SUBSCRIPTION_MESSAGES.unsubscribeFailed }),
+      call('unsubscribe', { params: { id: userId }, fallback: SUBSCRIPTION_MESSAGES.unsubscribeFailed }),
     /** The signed-in user's own subscribers, newest first, in pages. */
     listSubscribers: (cursor?: string, signal?: AbortSignal) =>
-      call(apiRoutes.listSubscribers, { query: { cursor }, signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
+      call('listSubscribers', { query: { cursor }, signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
     /** The confirmed e-mail subscribers of the signed-in user's own collections, per collection. */
     myEmailSubscribers: (signal?: AbortSignal) =>
-      call(apiRoutes.myEmailSubscribers, { signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
+      call('myEmailSubscribers', { signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
     /** URL of the CSV export of the signed-in user's subscribers (a download, cookie-authenticated). */
     subscribersCsvUrl: () => `${baseUrl}/api/me/subscribers.csv`,
     /** URL of a user's RSS feed (not under /api: feed readers fetch it). */
     userFeedUrl: (userId: string) => `${baseUrl}/users/${encodeURIComponent(userId)}/feed.xml`,
 
     listLinks: (query: LinkListQuery = {}, signal?: AbortSignal) =>
-      call(apiRoutes.listLinks, { query, signal, fallback: linksFallback(query.cursor) }),
-    getLink: (id: string, signal?: AbortSignal) => call(apiRoutes.getLink, { params: { id }, signal, fallback: LINK_MESSAGES.loadLinkFailed }),
+      call('listLinks', { query, signal, fallback: linksFallback(query.cursor) }),
+    getLink: (id: string, signal?: AbortSignal) => call('getLink', { params: { id }, signal, fallback: LINK_MESSAGES.loadLinkFailed }),
     /** The viewer's own link with this URL (normalised as when sharing), or null when they haven't shared it. */
     lookupLink: async (url: string, signal?: AbortSignal): Promise<Link | null> => {
       try {
-        return await call(apiRoutes.lookupLink, { query: { url }, signal, fallback: LINK_MESSAGES.loadLinkFailed });
+        return await call('lookupLink', { query: { url }, signal, fallback: LINK_MESSAGES.loadLinkFailed });
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return null;
         throw err;
       }
     },
-    createLink: (input: CreateLinkInput) => call(apiRoutes.createLink, { body: input, fallback: LINK_MESSAGES.shareLinkFailed }),
+    createLink: (input: CreateLinkInput) => call('createLink', { body: input, fallback: LINK_MESSAGES.shareLinkFailed }),
     updateLink: (id: string, input: UpdateLinkInput) =>
-      call(apiRoutes.updateLink, { params: { id }, body: input, fallback: LINK_MESSAGES.updateLinkFailed }),
-    deleteLink: (id: string) => call(apiRoutes.deleteLink, { params: { id }, fallback: LINK_MESSAGES.deleteLinkFailed }),
-    toggleLike: (id: string) => call(apiRoutes.toggleLike, { params: { id }, body: {}, fallback: LINK_MESSAGES.likeFailed }),
-    repost: (id: string) => call(apiRoutes.repost, { params: { id }, body: {}, fallback: LINK_MESSAGES.repostFailed }),
+      call('updateLink', { params: { id }, body: input, fallback: LINK_MESSAGES.updateLinkFailed }),
+    deleteLink: (id: string) => call('deleteLink', { params: { id }, fallback: LINK_MESSAGES.deleteLinkFailed }),
+    toggleLike: (id: string) => call('toggleLike', { params: { id }, body: {}, fallback: LINK_MESSAGES.likeFailed }),
+    repost: (id: string) => call('repost', { params: { id }, body: {}, fallback: LINK_MESSAGES.repostFailed }),
     /**
      * Shares up to 100 links at once (POST /api/links/batch), all or none; a refused item fails
      * with its `index` in `ApiError.details`.
      */
-    shareLinks: (input: BatchShareInput) => call(apiRoutes.shareLinks, { body: input, fallback: IMPORT_MESSAGES.shareLinksFailed }),
+    shareLinks: (input: BatchShareInput) => call('shareLinks', { body: input, fallback: IMPORT_MESSAGES.shareLinksFailed }),
     /** What a bookmarks file holds (its folders and their counts), nothing written. */
     previewBookmarks: (file: Blob, name = 'bookmarks.html') => {
       const form = new FormData();
       form.append('file', file, name);
-      return call(apiRoutes.previewBookmarks, { body: form, fallback: BOOKMARK_MESSAGES.previewFailed });
+      return call('previewBookmarks', { body: form, fallback: BOOKMARK_MESSAGES.previewFailed });
     },
     /**
      * Imports a bookmarks file (POST /api/import/bookmarks, streamed as NDJSON): `onProgress`
@@ -222,7 +224,7 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       const fallback = BOOKMARK_MESSAGES.importFailed;
       let res: Response;
       try {
-        res = await fetchImpl(`${baseUrl}${apiRoutes.importBookmarks.url}`, {
+        res = await fetchImpl(`${baseUrl}${endpoints.importBookmarks.url}`, {
           method: 'POST',
           credentials: 'include',
           headers: { accept: BOOKMARKS_NDJSON },
@@ -253,80 +255,80 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       }
     },
     preview: (url: string, signal?: AbortSignal) =>
-      call(apiRoutes.preview, { query: { url }, signal, fallback: LINK_MESSAGES.previewFailed }),
+      call('preview', { query: { url }, signal, fallback: LINK_MESSAGES.previewFailed }),
     /** Uploads an image (thumbnail) and returns its URL on our server. */
     uploadImage: (file: Blob) => {
       const form = new FormData();
       form.append('image', file);
-      return call(apiRoutes.uploadImage, { body: form, fallback: LINK_MESSAGES.uploadImageFailed });
+      return call('uploadImage', { body: form, fallback: LINK_MESSAGES.uploadImageFailed });
     },
 
     // Supercurations (issue 4).
     /** My Supercurations: own + collaborating, plus others' public ones unless scope is 'mine'. */
     listSupercurations: (query: SupercurationListQuery = {}, signal?: AbortSignal) =>
-      call(apiRoutes.listSupercurations, { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
+      call('listSupercurations', { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
     /** /directory: public collections, searched by title and description, filtered by focus; 24 a page. */
     directory: (query: DirectoryQuery = {}, signal?: AbortSignal) =>
-      call(apiRoutes.directory, { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
+      call('directory', { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
     getSupercuration: (id: string, signal?: AbortSignal) =>
-      call(apiRoutes.getSupercuration, { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
+      call('getSupercuration', { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     /** The public page's collection; 404 "This supercuration doesn't exist or is private" otherwise. */
     getPublicSupercuration: (slug: string, signal?: AbortSignal) =>
-      call(apiRoutes.publicSupercuration, { params: { slug }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
+      call('publicSupercuration', { params: { slug }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     createSupercuration: (input: CreateSupercurationInput) =>
-      call(apiRoutes.createSupercuration, { body: input, fallback: SUPERCURATION_MESSAGES.createFailed }),
+      call('createSupercuration', { body: input, fallback: SUPERCURATION_MESSAGES.createFailed }),
     updateSupercuration: (id: string, input: UpdateSupercurationInput) =>
-      call(apiRoutes.updateSupercuration, { params: { id }, body: input, fallback: SUPERCURATION_MESSAGES.updateFailed }),
+      call('updateSupercuration', { params: { id }, body: input, fallback: SUPERCURATION_MESSAGES.updateFailed }),
     /** Owner only. */
     deleteSupercuration: (id: string) =>
-      call(apiRoutes.deleteSupercuration, { params: { id }, fallback: SUPERCURATION_MESSAGES.deleteFailed }),
+      call('deleteSupercuration', { params: { id }, fallback: SUPERCURATION_MESSAGES.deleteFailed }),
     /** A user's public collections, newest first, 24 a page (their profile's 'Public Supercurations'). */
     userSupercurations: (userId: string, cursor?: string, signal?: AbortSignal) =>
-      call(apiRoutes.userSupercurations, { params: { id: userId }, query: { cursor }, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
+      call('userSupercurations', { params: { id: userId }, query: { cursor }, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
     /** Collections the viewer may add links to (own + collaborating), for 'Add to Supercurations'. */
     mySupercurationChoices: (signal?: AbortSignal) =>
-      call(apiRoutes.supercurationChoices, { signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
+      call('supercurationChoices', { signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
 
     /** A collection's resources (links hidden from the main feed included), 10 a page. */
     listResources: (id: string, query: ResourceListQuery = {}, signal?: AbortSignal) =>
-      call(apiRoutes.listResources, { params: { id }, query, signal, fallback: linksFallback(query.cursor) }),
+      call('listResources', { params: { id }, query, signal, fallback: linksFallback(query.cursor) }),
     /** Adds a saved link ({ linkId }) or a new link ({ link }); answers the link as it now is. */
     addResource: (id: string, input: AddResourceInput) =>
-      call(apiRoutes.addResource, { params: { id }, body: input, fallback: SUPERCURATION_MESSAGES.addResourceFailed }),
+      call('addResource', { params: { id }, body: input, fallback: SUPERCURATION_MESSAGES.addResourceFailed }),
     /** Replaces the link's tags in this collection (tag names of its categories). */
     setResourceTags: (id: string, linkId: string, tags: string[]) =>
-      call(apiRoutes.setResourceTags, { params: { id, linkId }, body: { tags }, fallback: SUPERCURATION_MESSAGES.updateResourceFailed }),
+      call('setResourceTags', { params: { id, linkId }, body: { tags }, fallback: SUPERCURATION_MESSAGES.updateResourceFailed }),
     removeResource: (id: string, linkId: string) =>
-      call(apiRoutes.removeResource, { params: { id, linkId }, fallback: SUPERCURATION_MESSAGES.removeResourceFailed }),
+      call('removeResource', { params: { id, linkId }, fallback: SUPERCURATION_MESSAGES.removeResourceFailed }),
 
     /** A new category named 'New Category' with a random palette colour. */
     createTagCategory: (id: string) =>
-      call(apiRoutes.createTagCategory, { params: { id }, body: {}, fallback: SUPERCURATION_MESSAGES.addTagCategoryFailed }),
+      call('createTagCategory', { params: { id }, body: {}, fallback: SUPERCURATION_MESSAGES.addTagCategoryFailed }),
     updateTagCategory: (id: string, categoryId: string, input: UpdateTagCategoryInput) =>
-      call(apiRoutes.updateTagCategory, { params: { id, categoryId }, body: input, fallback: SUPERCURATION_MESSAGES.updateTagCategoryFailed }),
+      call('updateTagCategory', { params: { id, categoryId }, body: input, fallback: SUPERCURATION_MESSAGES.updateTagCategoryFailed }),
     deleteTagCategory: (id: string, categoryId: string) =>
-      call(apiRoutes.deleteTagCategory, { params: { id, categoryId }, fallback: SUPERCURATION_MESSAGES.deleteTagCategoryFailed }),
+      call('deleteTagCategory', { params: { id, categoryId }, fallback: SUPERCURATION_MESSAGES.deleteTagCategoryFailed }),
     addTag: (id: string, categoryId: string, name: string) =>
-      call(apiRoutes.addTag, { params: { id, categoryId }, body: { name }, fallback: SUPERCURATION_MESSAGES.addTagFailed }),
+      call('addTag', { params: { id, categoryId }, body: { name }, fallback: SUPERCURATION_MESSAGES.addTagFailed }),
     removeTag: (id: string, categoryId: string, name: string) =>
-      call(apiRoutes.removeTag, { params: { id, categoryId, name }, fallback: SUPERCURATION_MESSAGES.removeTagFailed }),
+      call('removeTag', { params: { id, categoryId, name }, fallback: SUPERCURATION_MESSAGES.removeTagFailed }),
 
     /** Users whose name contains q (from 1 character), without self, the owner and collaborators; at most 10. */
     searchCollaborators: (id: string, q: string, signal?: AbortSignal) =>
-      call(apiRoutes.searchCollaborators, { params: { id }, query: { q }, signal, fallback: SUPERCURATION_MESSAGES.searchUsersFailed }),
+      call('searchCollaborators', { params: { id }, query: { q }, signal, fallback: SUPERCURATION_MESSAGES.searchUsersFailed }),
     addCollaborator: (id: string, userId: string) =>
-      call(apiRoutes.addCollaborator, { params: { id }, body: { userId }, fallback: SUPERCURATION_MESSAGES.addCollaboratorFailed }),
+      call('addCollaborator', { params: { id }, body: { userId }, fallback: SUPERCURATION_MESSAGES.addCollaboratorFailed }),
     removeCollaborator: (id: string, userId: string) =>
-      call(apiRoutes.removeCollaborator, { params: { id, userId }, fallback: SUPERCURATION_MESSAGES.removeCollaboratorFailed }),
+      call('removeCollaborator', { params: { id, userId }, fallback: SUPERCURATION_MESSAGES.removeCollaboratorFailed }),
     /** Public collections only; the answer is the same whether or not the address was already subscribed. */
     subscribeByEmail: (id: string, email: string) =>
-      call(apiRoutes.subscribeByEmail, { params: { id }, body: { email }, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
+      call('subscribeByEmail', { params: { id }, body: { email }, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
 
-    listTopics: () => call(apiRoutes.listTopics, { fallback: LINK_MESSAGES.loadTopicsFailed }),
-    createTopic: (input: TopicInput) => call(apiRoutes.createTopic, { body: input, fallback: LINK_MESSAGES.addTopicFailed }),
+    listTopics: () => call('listTopics', { fallback: LINK_MESSAGES.loadTopicsFailed }),
+    createTopic: (input: TopicInput) => call('createTopic', { body: input, fallback: LINK_MESSAGES.addTopicFailed }),
     updateTopic: (id: string, input: Partial<TopicInput>) =>
-      call(apiRoutes.updateTopic, { params: { id }, body: input, fallback: LINK_MESSAGES.updateTopicFailed }),
-    deleteTopic: (id: string) => call(apiRoutes.deleteTopic, { params: { id }, fallback: LINK_MESSAGES.deleteTopicFailed }),
+      call('updateTopic', { params: { id }, body: input, fallback: LINK_MESSAGES.updateTopicFailed }),
+    deleteTopic: (id: string) => call('deleteTopic', { params: { id }, fallback: LINK_MESSAGES.deleteTopicFailed }),
   };
 }
 

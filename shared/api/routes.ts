@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
 import { type BatchShareResult, batchShareSchema } from '../domain/import';
@@ -41,10 +42,11 @@ import {
 } from '../domain/supercurations';
 
 /**
- * The JSON API's route table: method, URL pattern and zod schemas of each route, shared by the
- * server (which registers each with its handler through the zod type provider, so input arrives
- * validated and @fastify/swagger documents it) and the typed client in ./client.ts. No server code
- * here: the web app and the extension import it.
+ * The JSON API's route table: method and URL pattern of each route (./endpoints.ts) with its zod
+ * schemas, read by the server (which registers each with its handler through the zod type
+ * provider, so input arrives validated and @fastify/swagger documents it). The typed client in
+ * ./client.ts takes its types from here and its methods and URLs from ./endpoints.ts. No server
+ * code here.
  */
 export interface ApiRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -88,70 +90,59 @@ const { mustLogInToCreate, mustLogInToUpdate, mustLogInToRemove } = SUPERCURATIO
 
 export const apiRoutes = {
   health: route<{ status: string; database: string; version: string; schema: string | null }>()({
-    method: 'GET',
-    url: '/api/health',
+    ...endpoints.health,
     schema: { summary: 'Server and database health, version and schema', tags: ['Server'] },
   }),
 
   // Users and profiles
   me: route<UserProfile>()({
-    method: 'GET',
-    url: '/api/me',
+    ...endpoints.me,
     auth: signedIn,
     schema: { summary: 'The signed-in user', tags: ['Users'] },
   }),
   getUser: route<UserProfile>()({
-    method: 'GET',
-    url: '/api/users/:id',
+    ...endpoints.getUser,
     schema: { summary: "A user's profile", tags: ['Users'], params: id },
   }),
   updateProfile: route<UserProfile>()({
-    method: 'PATCH',
-    url: '/api/users/:id',
+    ...endpoints.updateProfile,
     auth: signedIn,
     schema: { summary: 'Edit my profile', tags: ['Users'], params: id, body: profileUpdateSchema },
   }),
   uploadAvatar: route<UserProfile>()({
-    method: 'POST',
-    url: '/api/users/:id/avatar',
+    ...endpoints.uploadAvatar,
     auth: signedIn,
     schema: { summary: "Replace my avatar (multipart field 'avatar')", tags: ['Users'], params: id },
   }),
   removeAvatar: route<UserProfile>()({
-    method: 'DELETE',
-    url: '/api/users/:id/avatar',
+    ...endpoints.removeAvatar,
     auth: signedIn,
     schema: { summary: 'Remove my avatar', tags: ['Users'], params: id },
   }),
   subscribe: route<SubscriptionState>()({
-    method: 'POST',
-    url: '/api/users/:id/subscription',
+    ...endpoints.subscribe,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSubscribe,
     schema: { summary: 'Subscribe to a user (idempotent)', tags: ['Following'], params: id },
   }),
   unsubscribe: route<SubscriptionState>()({
-    method: 'DELETE',
-    url: '/api/users/:id/subscription',
+    ...endpoints.unsubscribe,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToUnsubscribe,
     schema: { summary: 'Unsubscribe from a user (idempotent)', tags: ['Following'], params: id },
   }),
   listSubscribers: route<SubscriberPage>()({
-    method: 'GET',
-    url: '/api/me/subscribers',
+    ...endpoints.listSubscribers,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
     schema: { summary: 'My subscribers, newest first', tags: ['Following'], querystring: cursorQuery },
   }),
   myEmailSubscribers: route<EmailSubscriberGroup[]>()({
-    method: 'GET',
-    url: '/api/me/email-subscribers',
+    ...endpoints.myEmailSubscribers,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
     schema: { summary: "The confirmed e-mail subscribers of my collections", tags: ['Following'] },
   }),
 
   // Links
   listLinks: route<Page<Link>>()({
-    method: 'GET',
-    url: '/api/links',
+    ...endpoints.listLinks,
     auth: signedIn,
     schema: {
       summary: 'List my feed',
@@ -161,19 +152,16 @@ export const apiRoutes = {
     },
   }),
   lookupLink: route<Link>()({
-    method: 'GET',
-    url: '/api/links/lookup',
+    ...endpoints.lookupLink,
     auth: signedIn,
     schema: { summary: 'My link with this URL (normalised as when sharing)', tags: ['Links'], querystring: urlQuery },
   }),
   getLink: route<Link>()({
-    method: 'GET',
-    url: '/api/links/:id',
+    ...endpoints.getLink,
     schema: { summary: 'A link', tags: ['Links'], params: id },
   }),
   createLink: route<Link>()({
-    method: 'POST',
-    url: '/api/links',
+    ...endpoints.createLink,
     auth: LINK_MESSAGES.mustLogInToShare,
     schema: {
       summary: 'Share a link',
@@ -183,32 +171,27 @@ export const apiRoutes = {
     },
   }),
   updateLink: route<Link>()({
-    method: 'PATCH',
-    url: '/api/links/:id',
+    ...endpoints.updateLink,
     auth: LINK_MESSAGES.mustLogInToUpdate,
     schema: { summary: 'Edit a link', tags: ['Links'], params: id, body: updateLinkSchema },
   }),
   deleteLink: route<void>()({
-    method: 'DELETE',
-    url: '/api/links/:id',
+    ...endpoints.deleteLink,
     auth: LINK_MESSAGES.mustLogInToDelete,
     schema: { summary: 'Delete my link', tags: ['Links'], params: id },
   }),
   toggleLike: route<LikeState>()({
-    method: 'POST',
-    url: '/api/links/:id/like',
+    ...endpoints.toggleLike,
     auth: LINK_MESSAGES.mustLogInToLike,
     schema: { summary: 'Like or unlike a link', tags: ['Links'], params: id },
   }),
   repost: route<Link>()({
-    method: 'POST',
-    url: '/api/links/:id/repost',
+    ...endpoints.repost,
     auth: LINK_MESSAGES.mustLogInToRepost,
     schema: { summary: 'Repost a link', tags: ['Links'], params: id },
   }),
   shareLinks: route<BatchShareResult>()({
-    method: 'POST',
-    url: '/api/links/batch',
+    ...endpoints.shareLinks,
     auth: LINK_MESSAGES.mustLogInToShare,
     schema: {
       summary: 'Batch import: share up to 100 links at once, all or none',
@@ -227,116 +210,97 @@ export const apiRoutes = {
     },
   }),
   previewBookmarks: route<BookmarkFilePreview>()({
-    method: 'POST',
-    url: '/api/import/bookmarks/preview',
+    ...endpoints.previewBookmarks,
     auth: BOOKMARK_MESSAGES.mustLogIn,
     schema: { summary: "A bookmarks file's folders and counts (multipart field 'file'), nothing written", tags: ['Import'] },
   }),
   importBookmarks: route<BookmarkImportSummary>()({
-    method: 'POST',
-    url: '/api/import/bookmarks',
+    ...endpoints.importBookmarks,
     auth: BOOKMARK_MESSAGES.mustLogIn,
     schema: { summary: "Import a bookmarks file (multipart fields 'mapping' then 'file')", tags: ['Import'] },
   }),
 
   preview: route<LinkPreview>()({
-    method: 'GET',
-    url: '/api/preview',
+    ...endpoints.preview,
     auth: signedIn,
     schema: { summary: "A page's title, description and image", tags: ['Links'], querystring: urlQuery },
   }),
   uploadImage: route<{ url: string }>()({
-    method: 'POST',
-    url: '/api/uploads/images',
+    ...endpoints.uploadImage,
     auth: signedIn,
     schema: { summary: "Upload a thumbnail (multipart field 'image'); answers its URL", tags: ['Links'] },
   }),
 
   // Topics
   listTopics: route<Topic[]>()({
-    method: 'GET',
-    url: '/api/topics',
+    ...endpoints.listTopics,
     auth: signedIn,
     schema: { summary: 'My topics', tags: ['Topics'] },
   }),
   createTopic: route<Topic>()({
-    method: 'POST',
-    url: '/api/topics',
+    ...endpoints.createTopic,
     auth: signedIn,
     schema: { summary: 'Add a topic', tags: ['Topics'], body: topicInputSchema },
   }),
   updateTopic: route<Topic>()({
-    method: 'PATCH',
-    url: '/api/topics/:id',
+    ...endpoints.updateTopic,
     auth: signedIn,
     schema: { summary: 'Rename or recolour a topic', tags: ['Topics'], params: id, body: topicUpdateSchema },
   }),
   deleteTopic: route<void>()({
-    method: 'DELETE',
-    url: '/api/topics/:id',
+    ...endpoints.deleteTopic,
     auth: signedIn,
     schema: { summary: 'Delete a topic', tags: ['Topics'], params: id },
   }),
 
   // Supercurations
   listSupercurations: route<Page<SupercurationSummary>>()({
-    method: 'GET',
-    url: '/api/supercurations',
+    ...endpoints.listSupercurations,
     auth: signedIn,
     schema: { summary: 'My supercurations (own and collaborating), plus public ones', tags: ['Supercurations'], querystring: supercurationListQuerySchema },
   }),
   supercurationChoices: route<SupercurationChoice[]>()({
-    method: 'GET',
-    url: '/api/supercurations/choices',
+    ...endpoints.supercurationChoices,
     auth: signedIn,
     schema: { summary: 'Collections I may add links to', tags: ['Supercurations'] },
   }),
   directory: route<Page<SupercurationSummary>>()({
-    method: 'GET',
-    url: '/api/directory',
+    ...endpoints.directory,
     schema: { summary: 'Public collections, searched and filtered', tags: ['Supercurations'], querystring: directoryQuerySchema },
   }),
   userSupercurations: route<Page<SupercurationSummary>>()({
-    method: 'GET',
-    url: '/api/users/:id/supercurations',
+    ...endpoints.userSupercurations,
     schema: { summary: "A user's public collections", tags: ['Supercurations'], params: id, querystring: cursorQuery },
   }),
   publicSupercuration: route<Supercuration>()({
-    method: 'GET',
-    url: '/api/supercurations/public/:slug',
+    ...endpoints.publicSupercuration,
     schema: { summary: 'A public collection by its slug', tags: ['Supercurations'], params: z.object({ slug: z.string() }) },
   }),
   getSupercuration: route<Supercuration>()({
-    method: 'GET',
-    url: '/api/supercurations/:id',
+    ...endpoints.getSupercuration,
     schema: { summary: 'A collection', tags: ['Supercurations'], params: id },
   }),
   createSupercuration: route<Supercuration>()({
-    method: 'POST',
-    url: '/api/supercurations',
+    ...endpoints.createSupercuration,
     auth: mustLogInToCreate,
     schema: { summary: 'Create a collection', tags: ['Supercurations'], body: createSupercurationSchema },
   }),
   updateSupercuration: route<Supercuration>()({
-    method: 'PATCH',
-    url: '/api/supercurations/:id',
+    ...endpoints.updateSupercuration,
     auth: mustLogInToUpdate,
     schema: { summary: 'Edit a collection', tags: ['Supercurations'], params: id, body: updateSupercurationSchema },
   }),
   deleteSupercuration: route<void>()({
-    method: 'DELETE',
-    url: '/api/supercurations/:id',
+    ...endpoints.deleteSupercuration,
     auth: mustLogInToRemove,
     schema: { summary: 'Delete my collection', tags: ['Supercurations'], params: id },
   }),
   listResources: route<Page<Link>>()({
-    method: 'GET',
-    url: '/api/supercurations/:id/resources',
+    ...endpoints.listResources,
     schema: { summary: "A collection's resources", tags: ['Supercurations'], params: id, querystring: resourceListQuerySchema },
   }),
   addResource: route<Link>()({
-    method: 'POST',
-    url: '/api/supercurations/:id/resources',
+    ...endpoints.addResource,
     auth: mustLogInToUpdate,
     schema: {
       summary: 'Add a resource to a collection: a saved link or a new one',
@@ -347,68 +311,57 @@ export const apiRoutes = {
     },
   }),
   setResourceTags: route<Link>()({
-    method: 'PUT',
-    url: '/api/supercurations/:id/resources/:linkId',
+    ...endpoints.setResourceTags,
     auth: mustLogInToUpdate,
     schema: { summary: "Replace a resource's tags", tags: ['Supercurations'], params: idLink, body: setResourceTagsSchema },
   }),
   removeResource: route<void>()({
-    method: 'DELETE',
-    url: '/api/supercurations/:id/resources/:linkId',
+    ...endpoints.removeResource,
     auth: mustLogInToUpdate,
     schema: { summary: 'Remove a resource from a collection', tags: ['Supercurations'], params: idLink },
   }),
   createTagCategory: route<TagCategory>()({
-    method: 'POST',
-    url: '/api/supercurations/:id/tag-categories',
+    ...endpoints.createTagCategory,
     auth: mustLogInToUpdate,
     schema: { summary: 'Add a tag category', tags: ['Supercurations'], params: id },
   }),
   updateTagCategory: route<TagCategory>()({
-    method: 'PATCH',
-    url: '/api/supercurations/:id/tag-categories/:categoryId',
+    ...endpoints.updateTagCategory,
     auth: mustLogInToUpdate,
     schema: { summary: 'Rename or recolour a tag category', tags: ['Supercurations'], params: idCategory, body: updateTagCategorySchema },
   }),
   deleteTagCategory: route<void>()({
-    method: 'DELETE',
-    url: '/api/supercurations/:id/tag-categories/:categoryId',
+    ...endpoints.deleteTagCategory,
     auth: mustLogInToUpdate,
     schema: { summary: 'Delete a tag category', tags: ['Supercurations'], params: idCategory },
   }),
   addTag: route<TagCategory>()({
-    method: 'POST',
-    url: '/api/supercurations/:id/tag-categories/:categoryId/tags',
+    ...endpoints.addTag,
     auth: mustLogInToUpdate,
     schema: { summary: 'Add a tag to a category', tags: ['Supercurations'], params: idCategory, body: tagInputSchema },
   }),
   removeTag: route<TagCategory>()({
-    method: 'DELETE',
-    url: '/api/supercurations/:id/tag-categories/:categoryId/tags/:name',
+    ...endpoints.removeTag,
     auth: mustLogInToUpdate,
     schema: { summary: 'Remove a tag', tags: ['Supercurations'], params: z.object({ id: z.string(), categoryId: z.string(), name: z.string() }) },
   }),
   searchCollaborators: route<CollaboratorCandidate[]>()({
-    method: 'GET',
-    url: '/api/supercurations/:id/collaborator-candidates',
+    ...endpoints.searchCollaborators,
     auth: mustLogInToUpdate,
     schema: { summary: 'Users who could collaborate, by name', tags: ['Supercurations'], params: id, querystring: collaboratorSearchQuerySchema },
   }),
   addCollaborator: route<Collaborator>()({
-    method: 'POST',
-    url: '/api/supercurations/:id/collaborators',
+    ...endpoints.addCollaborator,
     auth: mustLogInToUpdate,
     schema: { summary: 'Add a collaborator', tags: ['Supercurations'], params: id, body: addCollaboratorSchema },
   }),
   removeCollaborator: route<void>()({
-    method: 'DELETE',
-    url: '/api/supercurations/:id/collaborators/:userId',
+    ...endpoints.removeCollaborator,
     auth: mustLogInToUpdate,
     schema: { summary: 'Remove a collaborator', tags: ['Supercurations'], params: z.object({ id: z.string(), userId: z.string() }) },
   }),
   subscribeByEmail: route<EmailSubscribeResult>()({
-    method: 'POST',
-    url: '/api/supercurations/:id/subscribers',
+    ...endpoints.subscribeByEmail,
     schema: { summary: 'Subscribe an e-mail address to a public collection (double opt-in)', tags: ['Supercurations'], params: id, body: emailSubscribeSchema },
   }),
 } as const satisfies Record<string, ApiRoute>;
