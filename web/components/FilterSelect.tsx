@@ -1,6 +1,4 @@
-import { ChevronDown } from 'lucide-react';
-import { fieldClass } from '../../shared/ui/primitives/input';
-import { cn } from '../../shared/ui/cn';
+import { Select } from '../../shared/ui/primitives/select';
 
 interface FilterSelectProps<T extends string> {
   id: string;
@@ -18,24 +16,17 @@ export function FilterSelect<T extends string>({ id, label, value, options, labe
       <label htmlFor={id} className="text-sm font-medium text-muted-foreground">
         {label}
       </label>
-      <div className="relative">
-        <select
-          id={id}
-          value={value}
-          onChange={(e) => onChange(e.target.value as T)}
-          className={cn(fieldClass, 'h-9 cursor-pointer appearance-none pr-8')}
-        >
-          {options.map((option) => (
-            <option key={option} value={option}>
-              {labels[option]}
-            </option>
-          ))}
-        </select>
-        <ChevronDown
-          aria-hidden="true"
-          className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-        />
-      </div>
+      <Select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value as T)}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labels[option]}
+          </option>
+        ))}
+      </Select>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ChevronDown, Copy, KeyRound } from 'lucide-react';
+import { Copy, KeyRound } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
@@ -13,7 +13,7 @@ import {
 import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 import { Button } from '../../../shared/ui/primitives/button';
 import { FormError } from '../../../shared/ui/primitives/form-error';
-import { Input, fieldClass } from '../../../shared/ui/primitives/input';
+import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { cn } from '../../../shared/ui/cn';
 import { Loading } from '../../components/Loading';
@@ -21,6 +21,7 @@ import { api, messageOf } from '../../lib/api';
 import { fullDateTime, longDate, relativeTime } from '../../lib/dates';
 import { accountKeys } from './keys';
 import { Done, SettingsCard } from './SettingsCard';
+import { Select } from '../../../shared/ui/primitives/select';
 
 const expiryLabel = (days: number) => (days === 365 ? '1 year' : `${days} days`);
 
@@ -152,25 +153,18 @@ export function ApiTokensSection() {
             </div>
             <div className="grid gap-2">
               <Label htmlFor="api-token-expiry">Expires</Label>
-              <div className="relative">
-                <select
-                  id="api-token-expiry"
-                  value={expiry}
-                  onChange={(e) => setExpiry(e.target.value)}
-                  className={cn(fieldClass, 'h-9 w-full cursor-pointer appearance-none pr-8')}
-                >
-                  <option value="">Never</option>
-                  {API_TOKEN_EXPIRY_DAYS.map((days) => (
-                    <option key={days} value={String(days)}>
-                      In {expiryLabel(days)}
-                    </option>
-                  ))}
-                </select>
-                <ChevronDown
-                  aria-hidden="true"
-                  className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-                />
-              </div>
+              <Select
+                id="api-token-expiry"
+                value={expiry}
+                onChange={(e) => setExpiry(e.target.value)}
+              >
+                <option value="">Never</option>
+                {API_TOKEN_EXPIRY_DAYS.map((days) => (
+                  <option key={days} value={String(days)}>
+                    In {expiryLabel(days)}
+                  </option>
+                ))}
+              </Select>
             </div>
           </div>
           <div>

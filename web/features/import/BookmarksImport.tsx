@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ChevronDown, Download, FileUp, LoaderCircle } from 'lucide-react';
+import { Download, FileUp, LoaderCircle } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -21,10 +21,10 @@ import {
 import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
 import { FormError } from '../../../shared/ui/primitives/form-error';
-import { fieldClass } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
+import { Select } from '../../../shared/ui/primitives/select';
 
 type State =
   | { stage: 'idle' }
@@ -312,30 +312,23 @@ function FolderMappingForm({ preview, fileName, choices, collections, onChange, 
               <label htmlFor={`bookmark-folder-${i}`} className="min-w-0 text-sm break-words">
                 {f.title} <span className="text-muted-foreground">({f.count.toLocaleString('en-US')})</span>
               </label>
-              <div className="relative">
-                <select
-                  id={`bookmark-folder-${i}`}
-                  value={choices[f.title] ?? 'new'}
-                  onChange={(e) => onChange(f.title, e.target.value as Choice)}
-                  className={cn(fieldClass, 'h-9 w-full cursor-pointer appearance-none pr-8')}
-                >
-                  <option value="new">New private supercuration</option>
-                  <option value="none">No supercuration</option>
-                  {collections.length > 0 && (
-                    <optgroup label="Add to my supercuration">
-                      {collections.map((c) => (
-                        <option key={c.id} value={`id:${c.id}`}>
-                          {c.title}
-                        </option>
-                      ))}
-                    </optgroup>
-                  )}
-                </select>
-                <ChevronDown
-                  aria-hidden="true"
-                  className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-                />
-              </div>
+              <Select
+                id={`bookmark-folder-${i}`}
+                value={choices[f.title] ?? 'new'}
+                onChange={(e) => onChange(f.title, e.target.value as Choice)}
+              >
+                <option value="new">New private supercuration</option>
+                <option value="none">No supercuration</option>
+                {collections.length > 0 && (
+                  <optgroup label="Add to my supercuration">
+                    {collections.map((c) => (
+                      <option key={c.id} value={`id:${c.id}`}>
+                        {c.title}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
+              </Select>
             </li>
           ))}
         </ul>
