@@ -4,7 +4,7 @@ import { defineConfig } from 'wxt';
 import { STORE_SUMMARY } from './extension/listing';
 
 /**
- * The browser extension (issue 7), built from extension/ into .output/:
+ * The browser extension, built from extension/ into .output/:
  * `wxt build` → chrome-mv3/, `wxt build -b firefox --mv3` → firefox-mv3/, and
  * `--mode e2e` → chrome-mv3-e2e/ and firefox-mv3-e2e/ for the end-to-end tests only.
  *

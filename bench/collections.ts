@@ -1,5 +1,5 @@
 /**
- * The collections section of `npm run bench` (issue 4): BENCH_COLLECTIONS (100,000) collections
+ * The collections section of `npm run bench`: BENCH_COLLECTIONS (100,000) collections
  * seeded straight into the database, mostly public, with word-list titles, descriptions and
  * topics, and one public collection with BENCH_COLLECTION_RESOURCES (5,000) resources. Measures
  * the public collection (its API, its resources' first page and its server-rendered HTML), the
@@ -10,7 +10,7 @@
  * row's lock, see services/memberships.ts), and 32 curators each adding to their own collection
  * (what many people curating at once looks like). Both are reported; neither replaces the other.
  *
- * Budget (issue 4): p99 under 30 ms at 32 connections.
+ * Budget: p99 under 30 ms at 32 connections.
  *
  * The directory index needs no work here (migrations 0004 and 0010): SQLite's FTS5 table is filled
  * by insert triggers, PostgreSQL's tsvector is a stored generated column.

@@ -1,5 +1,5 @@
 /**
- * The following section of `npm run bench` (issue 5): a publisher (seeded user 3) with
+ * The following section of `npm run bench`: a publisher (seeded user 3) with
  * BENCH_SUBSCRIBERS (10,000) subscribers and a public collection of theirs with as many confirmed
  * e-mail subscribers, seeded straight into the database. Measures the Subscriber Dashboard's first
  * page beside GET /api/health/live, the full CSV export, and the digest fan-out: a few resources

@@ -1,5 +1,5 @@
 /**
- * The import section of `npm run bench` (issue 6):
+ * The import section of `npm run bench`:
  *   OCR        in headless Chromium, with tesseract.js and the worker, core and English data served
  *              by our server under /ocr/ (as web/features/import/ocr.ts loads them): engine start
  *              (cold, then warm) and recognition of a 1280x800 screenshot, separately; then URL
@@ -12,7 +12,7 @@
  *              progress stream as the app does (time to the first progress line, number of lines,
  *              total), while /api/health is polled (its slowest answer: how long other requests
  *              waited); the server's peak RSS.
- *   hostile    issue 24's files: 10,000 nested folders holding 49,000 bookmarks (2.7 MB) to the
+ *   hostile    the hostile files: 10,000 nested folders holding 49,000 bookmarks (2.7 MB) to the
  *              preview, 40,000 nested folders (1.5 MB) to the import: status, time, slowest health
  *              answer meanwhile, server RSS after. BENCH_IMPORT_HOSTILE=0 leaves them out.
  */
@@ -568,7 +568,7 @@ async function streamImport(ctx: ImportContext, cookie: string, form: FormData, 
   };
 }
 
-/** Issue 24's hostile files, each sent once while health is polled. */
+/** The hostile files, each sent once while health is polled. */
 async function benchHostile(ctx: ImportContext, cookie: string): Promise<HostileResult[]> {
   const cases = [
     { name: '10,000 nested folders, 49,000 bookmarks', html: nestedBookmarkFile(10_000, 49_000), route: '/api/import/bookmarks/preview' },

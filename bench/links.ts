@@ -1,9 +1,9 @@
 /**
- * The links section of `npm run bench` (issue 3): My Feed pages, the 'most liked' sort, a
+ * The links section of `npm run bench`: My Feed pages, the 'most liked' sort, a
  * format + topic filtered page and like toggles against the seeded links (seedLinks), each
  * beside GET /api/health/live measured in the same run at the same concurrency.
  *
- * Budget (issue 3): feed pages p99 under 25 ms at 32 connections and at least 40% of the
+ * Budget: feed pages p99 under 25 ms at 32 connections and at least 40% of the
  * trivial route's throughput.
  */
 import { randomInt } from 'node:crypto';

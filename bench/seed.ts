@@ -83,7 +83,7 @@ export async function seedUsers(db: Db, count: number): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Links at scale (issue 3): links, their topics and likes, and every user's 20 default topics.
+// Links at scale: links, their topics and likes, and every user's 20 default topics.
 
 /**
  * The id of the i-th seeded link: 24 hex digits like the server's own (randomBytes(12)), scattered

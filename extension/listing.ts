@@ -1,5 +1,5 @@
 /**
- * The store listing's text (issue 15). The summary is also the manifest's `description`, which the
+ * The store listing's text. The summary is also the manifest's `description`, which the
  * Chrome Web Store shows as the listing's summary (at most 132 characters) and AMO offers as its
  * summary (at most 250). `npm run store:assets` writes both texts into `.output/store/`.
  * What the permissions paragraph says must stay true of `wxt.config.ts`.

@@ -1,4 +1,4 @@
-// Weighs what the built web app makes a browser download before a page can show (issue 13):
+// Weighs what the built web app makes a browser download before a page can show:
 // the entry's JavaScript with everything it imports statically, plus the lazy chunks of the
 // page's routes and their static imports, brotli-compressed as the server sends them; and the CSS.
 // Reads Vite's manifest (build.manifest), so it follows the import graph of the real build.

@@ -1,5 +1,5 @@
 /**
- * `npm run lighthouse` (issue 13): what a visitor on a phone gets from the five public pages.
+ * `npm run lighthouse`: what a visitor on a phone gets from the five public pages.
  * Starts the production server (dist/server.js serving dist/web; builds them first when missing)
  * on a fresh SQLite database, seeds it through the API as a curator would (a public collection
  * of 60 resources with thumbnails, 30 public collections in the directory, a profile, a link),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
 
 /**
- * The in-browser OCR engine's files (issue 6), served from our own origin so that reading a
+ * The in-browser OCR engine's files, served from our own origin so that reading a
  * screenshot makes no request to any other: tesseract.js's worker script, the three LSTM-only
  * WebAssembly cores (plain, SIMD, relaxed SIMD; the worker picks the one the browser supports)
  * and the English trained data, gzipped (the worker gunzips it). Copied from their npm packages,

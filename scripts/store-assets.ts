@@ -1,5 +1,5 @@
 /**
- * `npm run store:assets` (issue 15): the store listing of the browser extension, into
+ * `npm run store:assets`: the store listing of the browser extension, into
  * `.output/store/`: the summary and description (extension/listing.ts) as text files, three
  * 1280×800 screenshots (the size the Chrome Web Store asks for; AMO takes it too) and Chrome's
  * 440×280 small promo tile.

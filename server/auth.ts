@@ -50,7 +50,7 @@ export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () 
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       autoSignIn: true,
-      // Issue 14: the reset link (to our /reset-password page) works once, for an hour, and ends every session.
+      // The reset link (to our /reset-password page) works once, for an hour, and ends every session.
       sendResetPassword: ({ user, token }) => queuePasswordResetMail(mail, user.email, token),
       resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
       revokeSessionsOnPasswordReset: true,

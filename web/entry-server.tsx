@@ -15,7 +15,7 @@ import { routes } from './router';
 import { userQuery } from './routes/ProfilePage';
 
 /**
- * The server render of the pages a visitor opens (issue 13): built by Vite into dist/ssr and loaded
+ * The server render of the pages a visitor opens: built by Vite into dist/ssr and loaded
  * by server/http/server-render.ts. A page here is rendered with the data its first screen shows, which
  * goes along as JSON for the browser to hydrate without fetching it again.
  */

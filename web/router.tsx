@@ -37,7 +37,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        // A profile is open to visitors too (issue 13): in the app for a signed-in user.
+        // A profile is open to visitors too: in the app for a signed-in user.
         lazy: () => import('./layouts/SessionLayout').then((m) => ({ Component: m.SessionLayout })),
         children: [{ path: '/profile/:id', lazy: () => import('./routes/ProfilePage').then((m) => ({ Component: m.ProfilePage })) }],
       },

@@ -11,7 +11,7 @@ interface Deps {
 }
 
 /**
- * The account routes of our own (issue 14): the rest of the account's lifecycle (password,
+ * The account routes of our own: the rest of the account's lifecycle (password,
  * verification, sessions, deletion) is Better Auth's, mounted in auth-routes.ts.
  */
 export function registerAccountRoutes(app: FastifyInstance, { db, session }: Deps): void {

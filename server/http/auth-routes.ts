@@ -27,7 +27,7 @@ import { zodErrorBody } from './errors';
 import { databaseStore } from './rate-limit-stores';
 import type { SessionReader } from './session';
 
-/** Better Auth's error codes, in the words of SPEC §8 (and ours for issue 14's endpoints). */
+/** Better Auth's error codes, in the words of SPEC §8 (and ours for the account endpoints). */
 const AUTH_MESSAGES: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: MSG.invalidCredentials,
   INVALID_EMAIL: MSG.emailInvalid,
@@ -90,7 +90,7 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
     sessionOnly: true,
     failure: MSG.authFailed,
   },
-  // Issue 14: password reset. The mailed link opens the web app's form, which posts the token here.
+  // Password reset. The mailed link opens the web app's form, which posts the token here.
   { method: 'POST', path: '/request-password-reset', input: forgotPasswordSchema, limited: true, mailsTo: 'email', failure: ACCOUNT_MESSAGES.resetFailed },
   {
     method: 'POST',

@@ -34,7 +34,7 @@ export const CSV_HEADER = ['Name', 'Email', 'Subscribed Date'] as const;
 const csvDate = (iso: string) => iso.slice(0, 10);
 
 /**
- * Following (issue 5): subscribe to a user, the Subscriber Dashboard and its CSV export, and a
+ * Following: subscribe to a user, the Subscriber Dashboard and its CSV export, and a
  * curator's RSS feed. The dashboard routes live under /api/me: they only ever read the signed-in
  * user's own subscribers, there is no parameter to ask for anyone else's.
  */

@@ -100,7 +100,7 @@ async function readBookmarkUpload(
   return { flattenedFolders, fields };
 }
 
-/** Import (issue 6): sharing many found URLs at once; bookmark files in and out. */
+/** Import: sharing many found URLs at once; bookmark files in and out. */
 export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps): void {
   const api = zodRoutes(app);
 

@@ -23,7 +23,7 @@ interface Deps {
   session: SessionReader;
 }
 
-/** Links, likes and reposts (issue 3). Input is declared in the shared route table; rules live in the services. */
+/** Links, likes and reposts. Input is declared in the shared route table; rules live in the services. */
 export function registerLinkRoutes(app: FastifyInstance, { db, session }: Deps): void {
   const api = zodRoutes(app);
   const { listLinks: list, lookupLink, getLink: get, createLink: create, updateLink: update, deleteLink: remove, toggleLike: like, repost } = apiRoutes;

@@ -31,7 +31,7 @@ interface Deps {
 }
 
 /**
- * Supercurations (issue 4): collections, resources, tag categories, collaborators, e-mail
+ * Supercurations: collections, resources, tag categories, collaborators, e-mail
  * subscribers, the directory. Input is declared in the shared route table; rules live in
  * server/policies and are applied by the services. Writes by visitors get 401 with SPEC §8's texts.
  */

@@ -4,7 +4,7 @@ import { renderEmail } from './render';
 import { paths } from '../../shared/domain/paths';
 
 /**
- * The e-mails of an account itself (issue 14 item 3), queued in the outbox like every other mail.
+ * The e-mails of an account itself, queued in the outbox like every other mail.
  * Better Auth makes the tokens; the links point at our pages (the reset form) or at our allowed
  * verify-email endpoint, whose ending page is fixed by its query schema. These are the only mails
  * sent to a user's own address (digests and confirmations go to e-mail subscribers, addresses

@@ -8,7 +8,7 @@ import { renderEmail } from './render';
 import { paths } from '../../shared/domain/paths';
 
 /**
- * Digests (issue 5 item 4): when resources are added to a public collection, each confirmed
+ * Digests: when resources are added to a public collection, each confirmed
  * subscriber gets one e-mail per collection per DIGEST_INTERVAL_SECONDS listing them.
  *
  * digest_state holds, per followed collection, `last_sent_at`: resources added up to then have

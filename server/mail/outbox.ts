@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import { type MailMessage, type Mailer, isTransientMailError } from './mailer';
 
 /**
- * The mail outbox (issue 5, delivery). Nothing sends e-mail directly: a confirmation or a digest is
+ * The mail outbox. Nothing sends e-mail directly: a confirmation or a digest is
  * inserted into mail_outbox in the same transaction as the change that causes it, and the worker of
  * each server process sends queued rows.
  *

@@ -24,7 +24,7 @@ function seesLinkItself(viewer: Viewer | null, link: LinkVisibility): boolean {
 }
 
 /**
- * Issue 14: a link is seen by everyone when it is in the main feed or in at least one public
+ * A link is seen by everyone when it is in the main feed or in at least one public
  * collection; otherwise only by its author and by the owners and collaborators of the collections
  * holding it. Everyone else gets the 404 of a missing link, everywhere. A repost (`original` is
  * the link it copies) shows the original's title and URL, so others see it only while they may

@@ -34,7 +34,7 @@ async function decrementEach(
 }
 
 /**
- * Deletes an account and everything that is only its own, in ONE transaction (issue 14):
+ * Deletes an account and everything that is only its own, in ONE transaction:
  * - its likes, links (with their topics, memberships and likes by others), topics, subscriptions
  *   both ways, collaborations (the collections stay), and the collections it owns with their
  *   tags, memberships and e-mail subscribers; queued mail to those subscribers or to the account

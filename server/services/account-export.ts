@@ -11,7 +11,7 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
 }
 
 /**
- * "Export my data" (issue 14): everything the account holds, private links included, as one JSON
+ * "Export my data": everything the account holds, private links included, as one JSON
  * document. Read in one transaction, so the parts agree with each other.
  */
 export async function exportAccount(db: Db, userId: string, at = new Date()): Promise<AccountExport | null> {

@@ -24,8 +24,8 @@ const itemError = (err: HttpError, index: number) =>
   });
 
 /**
- * POST /api/links/batch (issue 6): up to 100 links with the batch's format, collections and main
- * feed setting (by default in the main feed, unless every collection is private: issue 14), in one transaction: the links, their memberships and the collections' links_count
+ * POST /api/links/batch: up to 100 links with the batch's format, collections and main
+ * feed setting (by default in the main feed, unless every collection is private), in one transaction: the links, their memberships and the collections' links_count
  * are all written or none is. Each item is checked with the single-link rules; the first bad one
  * is reported by index (400 INVALID_ITEM; 409 DUPLICATE_LINK when a collection already has its URL).
  */

@@ -10,7 +10,7 @@ import { badRequest } from '../errors';
 import { htmlTagReader } from './html-tag-reader';
 
 /**
- * The Netscape bookmark file (issue 6 item 5): reading it in a stream with htmlparser2, and
+ * The Netscape bookmark file: reading it in a stream with htmlparser2, and
  * writing it (read with htmlTagReader: linear in the input however deep it nests). Structure: `<DL>` lists, `<DT><H3>folder</H3><DL>...</DL>` folders,
  * `<DT><A HREF ADD_DATE TAGS>title</A>` bookmarks, each optionally followed by `<DD>description`.
  * Pocket's export (`<ul><li><a href time_added tags>`) is read too: any `<a href>` is a bookmark.
@@ -66,7 +66,7 @@ const ROOT_FOLDER_NAMES = new Set(
 );
 const ROOT_FOLDER_FLAGS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'];
 
-/** One line of text: runs of spaces as one, control characters and bidi overrides stripped (issue 24: imports strip, not refuse). */
+/** One line of text: runs of spaces as one, control characters and bidi overrides stripped (imports strip, not refuse). */
 const collapse = (s: string) => stripUnsafeText(s).replace(/\s+/g, ' ');
 
 /** ADD_DATE in seconds; milliseconds and microseconds (some exporters) are scaled down. */

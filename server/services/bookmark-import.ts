@@ -137,7 +137,7 @@ export interface ImportOptions {
 }
 
 /**
- * Imports parsed bookmarks for the viewer (issue 6 item 5). Folders become the viewer's PRIVATE
+ * Imports parsed bookmarks for the viewer. Folders become the viewer's PRIVATE
  * collections (one per folder path; an own collection of that exact title is reused, so a
  * re-import fills the same ones), unless `mapping` sends a folder to one of the viewer's
  * existing collections (checked by mappedCollections beforehand) or to none. A new link filed in
@@ -206,7 +206,7 @@ export async function importBookmarks(
   const folderTitles = [...new Set(items.flatMap((p) => (p.folder ? [p.folder] : [])))];
   const collections = new Map<string, BookmarkCollectionSummary>();
   const byId = new Map<string, BookmarkCollectionSummary>();
-  /** Links filed only in private collections stay out of the main feed (issue 14: private stays private). */
+  /** Links filed only in private collections stay out of the main feed (private stays private). */
   const publicIds = new Set<string>();
   for (const title of folderTitles) {
     const target = targetOf(title);

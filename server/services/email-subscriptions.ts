@@ -14,7 +14,7 @@ import { renderEmail } from '../mail/render';
 import { canSubscribeByEmail } from '../policies/supercurations';
 
 /**
- * Collection e-mail subscriptions with double opt-in (SPEC §4, issue 5 item 4). A subscription is
+ * Collection e-mail subscriptions with double opt-in (SPEC §4). A subscription is
  * stored unconfirmed with the sha256 of a random 32-byte confirmation token, which is only ever in
  * the confirmation mail; the link confirms it. Only confirmed addresses get digests.
  *

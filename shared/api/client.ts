@@ -105,7 +105,7 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       request<{ user: { id: string } }>('/api/auth/sign-in/email', { method: 'POST', body: input, fallback: MSG.signInFailed }),
     signOut: () => request<{ success: boolean }>('/api/auth/sign-out', { method: 'POST', body: {}, fallback: MSG.signOutFailed }),
 
-    // Account lifecycle (issue 14): Better Auth's endpoints, allow-listed on the server.
+    // Account lifecycle: Better Auth's endpoints, allow-listed on the server.
     /** Always the same answer, whether or not an account uses the address. */
     requestPasswordReset: (email: string) =>
       request<{ status: boolean }>('/api/auth/request-password-reset', { method: 'POST', body: { email }, fallback: ACCOUNT_MESSAGES.resetFailed }),
@@ -162,7 +162,7 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     },
     removeAvatar: (id: string) => call('removeAvatar', { params: { id }, fallback: MSG.profileUpdateFailed }),
 
-    // Following (issue 5).
+    // Following.
     /** Subscribes the signed-in user to a user; idempotent. */
     subscribe: (userId: string) =>
       call('subscribe', { params: { id: userId }, body: {}, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
@@ -263,7 +263,7 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       return call('uploadImage', { body: form, fallback: LINK_MESSAGES.uploadImageFailed });
     },
 
-    // Supercurations (issue 4).
+    // Supercurations.
     /** My Supercurations: own + collaborating, plus others' public ones unless scope is 'mine'. */
     listSupercurations: (query: SupercurationListQuery = {}, signal?: AbortSignal) =>
       call('listSupercurations', { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),

@@ -1,4 +1,4 @@
-/** Bookmark files (issue 6 item 5): the Netscape bookmark HTML every browser exports. */
+/** Bookmark files: the Netscape bookmark HTML every browser exports. */
 
 /** Upload limits: the file's size (413 beyond) and its bookmarks (400 beyond). */
 export const BOOKMARKS_MAX_BYTES = 20 * 1024 * 1024;
@@ -6,7 +6,7 @@ export const BOOKMARKS_MAX_COUNT = 50_000;
 /**
  * Bookmarks written per transaction (SQLite has one writer: short transactions keep others going).
  * Other requests wait for the chunk in hand: 500 took ~60 ms of CPU, 200 stay near 25 ms, under
- * the 100 ms a health check may wait during an import (issue 24).
+ * the 100 ms a health check may wait during an import.
  */
 export const BOOKMARKS_CHUNK = 200;
 /** The description of a bookmark that has none (a link needs one). */

@@ -4,7 +4,7 @@ import { normalizeUrl } from './url';
 
 /**
  * Finding links in free text: pasted newsletters, chat exports, tweets, markdown, HTML, and the
- * text OCR reads from a screenshot (issue 6). Pure, so the web app, the extension and the server
+ * text OCR reads from a screenshot. Pure, so the web app, the extension and the server
  * agree on what a text contains.
  *
  * Found: http(s) URLs, `www.` hosts, and bare domains followed by a path (`example.com/post/1`,

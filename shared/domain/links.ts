@@ -19,7 +19,7 @@ import { normalizeUrl } from './url';
 import { LINK_MESSAGES } from './messages';
 
 /**
- * Issue 14, private by default where it is private: a link shared only into private collections
+ * Private by default where it is private: a link shared only into private collections
  * (at least one) stays out of the main feed unless its author asks otherwise, so nobody else
  * sees it. Preview & Share, the extension and batch sharing start from this.
  */

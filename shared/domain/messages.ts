@@ -79,7 +79,7 @@ export const LINK_MESSAGES = {
   invalidCursor: 'Invalid page cursor',
   /** SPEC §8 (Supercurations), also given when a link is shared into a collection the user may not edit. */
   supercurationNotFound: 'Supercuration not found',
-  /** Under "Don't add to main feed" when every chosen collection is private (issue 14). */
+  /** Under "Don't add to main feed" when every chosen collection is private. */
   staysPrivate: "This link stays private: only you and the collections' editors can see it.",
 } as const;
 
@@ -151,7 +151,7 @@ export const SUPERCURATION_MESSAGES = {
 export const addedCollaborator = (name: string) => `Added ${name} as collaborator`;
 
 /**
- * Account lifecycle (issue 14 item 3): password reset, e-mail verification and change, sessions,
+ * Account lifecycle: password reset, e-mail verification and change, sessions,
  * export and deletion. The SPEC words none of these screens: our own texts (decisions.md).
  */
 export const ACCOUNT_MESSAGES = {

@@ -1,4 +1,4 @@
-/** Following (issue 5): a signed-in user subscribes to another user as a publisher (SPEC §3 Subscription). */
+/** Following: a signed-in user subscribes to another user as a publisher (SPEC §3 Subscription). */
 import { handleOf } from './names';
 
 

@@ -34,7 +34,7 @@ export const EMPTY_SHARE_FORM: ShareFormValues = {
 
 /**
  * Whether a new link goes to the main feed: as the author set the box, else in unless every
- * collection it goes into is private (issue 14: private by default where it is private).
+ * collection it goes into is private (private by default where it is private).
  */
 export function sharesToMainFeed(values: Pick<ShareFormValues, 'inMainFeed'>, collections: readonly { isPublic: boolean }[]): boolean {
   return values.inMainFeed ?? !privateByDefault(collections);

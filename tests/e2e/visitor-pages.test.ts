@@ -7,7 +7,7 @@ import { visible, waitForPath } from './support/flows';
 import { useE2E } from './support/harness';
 
 /**
- * Issue 13: the pages a visitor opens come rendered by the server, readable without JavaScript,
+ * The pages a visitor opens come rendered by the server, readable without JavaScript,
  * and hydrate without an error or a second fetch of what they came with.
  */
 const word = `heron${randomBytes(3).toString('hex')}`;

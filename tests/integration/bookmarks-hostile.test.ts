@@ -7,7 +7,7 @@ import { nestedBookmarkFile } from '../support/bookmark-files';
 import { signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 
-/** Issue 24 item 1: too-deep folders and where their links go (the health bounds: tests/solo/import-hostile.test.ts). */
+/** Too-deep folders and where their links go (the health bounds: tests/solo/import-hostile.test.ts). */
 const form = (html: string) => {
   const data = new FormData();
   data.append('file', new Blob([html], { type: 'text/html' }), 'bookmarks.html');

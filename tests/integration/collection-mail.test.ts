@@ -151,7 +151,7 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     expect((await newMails()).filter((m) => m.header('to') === 'twice@example.com')).toHaveLength(1);
   });
 
-  it('a digest leaves out a repost of a link its subscribers may not see (issue 14)', async () => {
+  it('a digest leaves out a repost of a link its subscribers may not see', async () => {
     const author = await signedInUser(ctx.server.url);
     const curator = await signedInUser(ctx.server.url);
     const team = await createCollection(author, { isPublic: false });

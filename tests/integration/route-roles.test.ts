@@ -14,7 +14,7 @@ import { type User, createCollection } from '../support/supercurations';
 import { standInWebDir } from '../support/web-dir';
 
 /**
- * Issue 14: every route of the route table × visitor, signed-in stranger, collaborator and owner,
+ * Every route of the route table × visitor, signed-in stranger, collaborator and owner,
  * with the status each gets, in one table (TABLE below), sent over HTTP to the real server on a
  * real database. The route table is the server's own (buildApp's onRoute, tests/support/routes.ts),
  * so a route added without a row fails the first test.

@@ -15,7 +15,7 @@ const form = (html: string) => {
 };
 
 /**
- * Issue 24 item 1, tried from outside: the real server in its own process gets a hostile file and
+ * Tried from outside: the real server in its own process gets a hostile file and
  * keeps answering /api/health within 100 ms all along. Before the fix these files blocked it for
  * 17-30 s (and the first one then killed it). A latency bound needs the machine to itself: beside
  * the rest of the suite, scheduling alone added 100-400 ms on 2 cores, so this file is in the

@@ -2,7 +2,7 @@ import { BOOKMARKS_FOOTER, BOOKMARKS_HEADER } from '../../server/services/bookma
 
 /**
  * A bookmarks file of `depth` folders (f0, f1, ...), each inside the previous one, with `count`
- * bookmarks in the innermost, at https://{host}/0, /1, ... (issue 24: 10,000 folders and 49,000
+ * bookmarks in the innermost, at https://{host}/0, /1, ... (10,000 folders and 49,000
  * bookmarks make 2.7 MB; 40,000 folders alone 1.5 MB).
  */
 export function nestedBookmarkFile(depth: number, count: number, host = 'deep.example.com'): string {

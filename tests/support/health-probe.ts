@@ -1,6 +1,6 @@
 /**
  * Runs `work` while GET /api/health is asked again and again, one request after another: the
- * slowest answer shows how long the server kept other requests waiting meanwhile (issue 24).
+ * slowest answer shows how long the server kept other requests waiting meanwhile.
  */
 export async function whileHealthIsPolled<T>(
   baseUrl: string,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Collection e-mail subscriptions deliver (issue 5):
+ * Collection e-mail subscriptions deliver:
  * - email_subscribers.confirm_sent_at: when the last confirmation mail went out (re-subscribing
  *   re-sends at most once per CONFIRMATION_RESEND_MINUTES);
  * - email_send_limits: confirmation mails per address per day, across collections (one row per

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The mail outbox (issue 5, delivery): every e-mail is a row here first, written in the same
+ * The mail outbox: every e-mail is a row here first, written in the same
  * transaction as the change that causes it (a confirmation claim, a digest claim), and a worker in
  * the server process sends it (server/mail/outbox.ts).
  * - status: 'queued' until the SMTP server accepted it ('sent'), we gave up ('failed'), or

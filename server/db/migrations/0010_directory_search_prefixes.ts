@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
- * Directory search speed (issue 4 bench), SQLite only (PostgreSQL's GIN index answers prefix
+ * Directory search speed, SQLite only (PostgreSQL's GIN index answers prefix
  * queries from its own term list):
  *
  * FTS5 answers a prefix query ("design"*) from a prefix index only when one of exactly that length

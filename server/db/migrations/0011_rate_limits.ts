@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Rate-limit counters shared by every server process on the database (issue 24): sign-in,
+ * Rate-limit counters shared by every server process on the database: sign-in,
  * sign-up and change-password attempts (server/services/rate-limits.ts). One row per route and
  * client: its count in the current window and when that window ends, so expired rows are pruned
  * by one indexed range delete, whatever their window's length.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Personal access tokens (issue "A documented public API", item 3): `Authorization: Bearer <token>`
+ * Personal access tokens: `Authorization: Bearer <token>`
  * acts as the token's user (server/http/session.ts). Only the token's SHA-256 is stored (the token is
  * 32 random bytes, so a fast hash is enough); the user's rows go with the account (cascade, and
  * account deletion deletes them too).

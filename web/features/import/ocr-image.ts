@@ -1,5 +1,5 @@
 /**
- * Preparing a screenshot for tesseract.js (issue 6): pure pixel work on RGBA data, so the app
+ * Preparing a screenshot for tesseract.js: pure pixel work on RGBA data, so the app
  * (ocr.ts) and the bench (bench/import.ts, which bundles this file into its page) prepare images
  * the same way.
  *

@@ -1,5 +1,5 @@
 /**
- * From tesseract's recognised page to the text the import searches for URLs (issue 6), with two
+ * From tesseract's recognised page to the text the import searches for URLs, with two
  * repairs of what its English model gets wrong in links. Pure (the pixels come in as a function),
  * so the app (ocr.ts) and the bench (bench/import.ts) build the text the same way.
  *

@@ -3,7 +3,7 @@ import { prepareForOcr } from './ocr-image';
 import { recognisePrepared } from './ocr-text';
 
 /**
- * In-browser OCR with tesseract.js (issue 6). Its worker script, WebAssembly core and English
+ * In-browser OCR with tesseract.js. Its worker script, WebAssembly core and English
  * data are served by our server under OCR_BASE (copied there by scripts/ocr-assets.ts at build
  * time), so reading an image makes no request to any other origin. tesseract.js itself is a
  * separate chunk, loaded only when the user opens the image tab. How images are prepared for it:
