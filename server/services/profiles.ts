@@ -5,18 +5,11 @@ import { profileOf } from '../presenters/users';
 import type { ObjectStorage } from '../storage/uploads';
 import { newAvatarKey, reencodeAvatar } from './avatars';
 import { isSubscribed } from './subscriptions';
-import { seedDefaultTopics } from './topics';
+import { ensureProfile } from './profile-row';
 
 /** Creates the profile row of a new user with their default topics; a no-op when it already exists. */
 export async function createProfile(db: Db, userId: string): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
-    const created = await trx
-      .insertInto('profiles')
-      .values({ user_id: userId, updated_at: now() })
-      .onConflict((oc) => oc.column('user_id').doNothing())
-      .executeTakeFirst();
-    if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) await seedDefaultTopics(trx, userId);
-  });
+  await db.kysely.transaction().execute((trx) => ensureProfile(trx, userId));
 }
 
 export type ProfileRow = Awaited<ReturnType<ReturnType<typeof profileQuery>['executeTakeFirstOrThrow']>>;

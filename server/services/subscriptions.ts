@@ -16,20 +16,10 @@ import type { Database } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { canSubscribeTo } from '../policies/subscriptions';
 import type { Viewer } from '../policies/viewer';
-import { seedDefaultTopics } from './topics';
+import { ensureProfile } from './profile-row';
 
 type Q = Kysely<Database>;
 type Counter = 'subscribers_count' | 'subscriptions_count';
-
-/** The profile row a counter lives on, created (with the default topics) if it is missing. */
-async function ensureProfile(trx: Q, userId: string): Promise<void> {
-  const created = await trx
-    .insertInto('profiles')
-    .values({ user_id: userId, updated_at: now() })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .executeTakeFirst();
-  if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) await seedDefaultTopics(trx, userId);
-}
 
 /**
  * Moves the publisher's subscribers_count and the subscriber's subscriptions_count by one, inside

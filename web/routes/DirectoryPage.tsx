@@ -1,6 +1,5 @@
 import { Search, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { DIRECTORY_SKELETON_COUNT, type FocusCategory, paths, SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { Input } from '../../shared/ui/primitives/input';
 import { Label } from '../../shared/ui/primitives/label';
@@ -13,44 +12,24 @@ import { useDirectory } from '../features/supercurations/queries';
 import { SupercurationCard } from '../features/supercurations/SupercurationCard';
 import { SupercurationResults } from '../features/supercurations/SupercurationResults';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { useQueryParams } from '../lib/useQueryParams';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
 /** Public supercurations, searchable and filtered by focus; the filters live in the URL (?q=&focus=). */
 export function DirectoryPage() {
   useDocumentTitle('Directory');
-  const [params, setParams] = useSearchParams();
+  const [params, setParam] = useQueryParams();
   // The box keeps its own state: URL updates are asynchronous and would make a controlled input lag.
   const [query, setQuery] = useState(() => params.get('q') ?? '');
   const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const { focus } = directoryFiltersFrom(params);
   const results = useDirectory({ q: q || undefined, focus });
 
-  function update(key: 'q' | 'focus', value: string | undefined) {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
-  }
-
   // The settled search goes to the URL, so it survives a reload and can be shared.
   useEffect(() => {
-    setParams(
-      (prev) => {
-        if ((prev.get('q') ?? '') === q) return prev;
-        const next = new URLSearchParams(prev);
-        if (q) next.set('q', q);
-        else next.delete('q');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [q, setParams]);
+    setParam('q', q);
+  }, [q, setParam]);
 
   return (
     <>
@@ -82,7 +61,7 @@ export function DirectoryPage() {
       </section>
 
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 lg:grid-cols-[14rem_minmax(0,1fr)]">
-        <FocusFilter value={focus} onChange={(f?: FocusCategory) => update('focus', f)} />
+        <FocusFilter value={focus} onChange={(f?: FocusCategory) => setParam('focus', f)} />
         <section aria-label="Results" className="min-w-0">
           <SupercurationResults
             query={results}

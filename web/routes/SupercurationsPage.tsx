@@ -1,5 +1,5 @@
 import { Layers, Plus, SearchX } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { paths, SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
 import { ToggleChip } from '../../shared/ui/primitives/toggle-chip';
@@ -11,27 +11,17 @@ import { SupercurationResults } from '../features/supercurations/SupercurationRe
 import { TopicFilter } from '../features/topics/TopicFilter';
 import { useTopics } from '../features/topics/useTopics';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { useQueryParams } from '../lib/useQueryParams';
 
 /** /supercurations: own and collaborating collections and others' public ones; ?scope=mine&topic=ai. */
 export function SupercurationsPage() {
   useDocumentTitle('My Supercurations');
-  const [params, setParams] = useSearchParams();
+  const [params, setParam] = useQueryParams();
   const scope = params.get('scope') === 'mine' ? 'mine' : 'all';
   const topic = params.get('topic') ?? undefined;
   const topics = useTopics();
   const list = useSupercurationList({ scope, topic });
 
-  function update(key: 'scope' | 'topic', value: string | undefined) {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
-  }
 
   return (
     <>
@@ -49,14 +39,14 @@ export function SupercurationsPage() {
       />
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <div role="group" aria-label="Show" className="flex gap-2">
-          <ToggleChip pressed={scope === 'all'} onClick={() => update('scope', undefined)}>
+          <ToggleChip pressed={scope === 'all'} onClick={() => setParam('scope', undefined)}>
             All
           </ToggleChip>
-          <ToggleChip pressed={scope === 'mine'} onClick={() => update('scope', 'mine')}>
+          <ToggleChip pressed={scope === 'mine'} onClick={() => setParam('scope', 'mine')}>
             Mine
           </ToggleChip>
         </div>
-        <TopicFilter topics={topics.data ?? []} value={topic} onChange={(id) => update('topic', id)} />
+        <TopicFilter topics={topics.data ?? []} value={topic} onChange={(id) => setParam('topic', id)} />
       </div>
       <SupercurationResults
         query={list}
@@ -72,7 +62,7 @@ export function SupercurationsPage() {
         empty={
           topic ? (
             <EmptyState icon={SearchX} title={SUPERCURATION_MESSAGES.noneFound} description="Try another topic.">
-              <Button variant="outline" onClick={() => update('topic', undefined)}>
+              <Button variant="outline" onClick={() => setParam('topic', undefined)}>
                 Clear filter
               </Button>
             </EmptyState>

@@ -22,6 +22,7 @@ import { fullDateTime, longDate, relativeTime } from '../../lib/dates';
 import { accountKeys } from './keys';
 import { Done, SettingsCard } from './SettingsCard';
 import { Select } from '../../../shared/ui/primitives/select';
+import { SectionLoadFailed } from '../../components/LoadStates';
 
 const expiryLabel = (days: number) => (days === 365 ? '1 year' : `${days} days`);
 
@@ -182,14 +183,7 @@ export function ApiTokensSection() {
         {tokens.isPending ? (
           <Loading />
         ) : tokens.isError ? (
-          <div className="grid gap-3">
-            <FormError message={messageOf(tokens.error, API_TOKEN_MESSAGES.loadFailed)} />
-            <div>
-              <Button variant="outline" onClick={() => void tokens.refetch()}>
-                Retry
-              </Button>
-            </div>
-          </div>
+          <SectionLoadFailed message={messageOf(tokens.error, API_TOKEN_MESSAGES.loadFailed)} onRetry={() => void tokens.refetch()} />
         ) : list.length === 0 ? (
           <p className="text-sm text-muted-foreground">No API tokens yet.</p>
         ) : (

@@ -10,6 +10,7 @@ import { fullDateTime, relativeTime } from '../../lib/dates';
 import { queryKeys } from '../../lib/queryKeys';
 import { accountKeys } from './keys';
 import { SettingsCard } from './SettingsCard';
+import { SectionLoadFailed } from '../../components/LoadStates';
 
 /** My sessions (device, approximate time, this one marked), each with "Sign out", and "Sign out all other sessions". */
 export function SessionsSection() {
@@ -34,14 +35,7 @@ export function SessionsSection() {
       {sessions.isPending ? (
         <Loading />
       ) : sessions.isError ? (
-        <div className="grid gap-3">
-          <FormError message={messageOf(sessions.error, ACCOUNT_MESSAGES.sessionsFailed)} />
-          <div>
-            <Button variant="outline" onClick={() => void sessions.refetch()}>
-              Retry
-            </Button>
-          </div>
-        </div>
+        <SectionLoadFailed message={messageOf(sessions.error, ACCOUNT_MESSAGES.sessionsFailed)} onRetry={() => void sessions.refetch()} />
       ) : list.length === 0 ? (
         <p className="text-sm text-muted-foreground">No active sessions.</p>
       ) : (

@@ -1,4 +1,4 @@
-import { CircleAlert, Link2, Repeat2, SearchX } from 'lucide-react';
+import { Link2, Repeat2, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { LINK_MESSAGES } from '../../../shared/domain';
@@ -9,6 +9,7 @@ import { useTopicsById } from '../topics/useTopics';
 import { isFiltered, type FeedFilters } from './feedFilters';
 import { LinkCard, LinkCardSkeleton } from './LinkCard';
 import { useLinkFeed } from './useLinkQueries';
+import { ListLoadFailed, ListSkeletons } from '../../components/LoadStates';
 
 /**
  * One tab of My Feed: skeletons, then the cards with infinite scroll and 'Load more'; empty and
@@ -30,20 +31,9 @@ export function FeedList({ filters, onClearFilters }: { filters: FeedFilters; on
 
   if (!feed.data) {
     if (feed.isError) {
-      return (
-        <EmptyState icon={CircleAlert} title={LINK_MESSAGES.loadLinksFailed} description="Check your connection and try again.">
-          <Button onClick={() => void feed.refetch()}>Retry</Button>
-        </EmptyState>
-      );
+      return <ListLoadFailed title={LINK_MESSAGES.loadLinksFailed} onRetry={() => void feed.refetch()} />;
     }
-    return (
-      <div role="status" className="grid gap-4">
-        <span className="sr-only">Loading...</span>
-        {[0, 1, 2].map((i) => (
-          <LinkCardSkeleton key={i} />
-        ))}
-      </div>
-    );
+    return <ListSkeletons className="grid gap-4" count={3} skeleton={(i) => <LinkCardSkeleton key={i} />} />;
   }
 
   const links = feed.data.pages.flatMap((page) => page.items);

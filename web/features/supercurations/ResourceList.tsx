@@ -1,4 +1,4 @@
-import { CircleAlert, Link2, Pencil, SearchX, X } from 'lucide-react';
+import { Link2, Pencil, SearchX, X } from 'lucide-react';
 import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { LINK_MESSAGES, type Link, type ResourceListQuery, type Supercuration, type Topic } from '../../../shared/domain';
@@ -11,6 +11,7 @@ import { useTopicsById } from '../topics/useTopics';
 import { useResources } from './queries';
 import { ResourceTagChips } from './ResourceTagChips';
 import type { ViewMode } from './ViewToggle';
+import { ListLoadFailed, ListSkeletons } from '../../components/LoadStates';
 
 // Editors' dialogs, loaded when first opened: visitors of a public collection never need them.
 const EditResourceDialog = lazy(() => import('./EditResourceDialog').then((m) => ({ default: m.EditResourceDialog })));
@@ -45,20 +46,9 @@ export function ResourceList({ supercuration, query, view, filtered, onClearFilt
 
   if (!resources.data) {
     if (resources.isError) {
-      return (
-        <EmptyState icon={CircleAlert} title={LINK_MESSAGES.fetchLinksFailed} description="Check your connection and try again.">
-          <Button onClick={() => void resources.refetch()}>Retry</Button>
-        </EmptyState>
-      );
+      return <ListLoadFailed title={LINK_MESSAGES.fetchLinksFailed} onRetry={() => void resources.refetch()} />;
     }
-    return (
-      <div role="status" className={gridClass}>
-        <span className="sr-only">Loading...</span>
-        {[0, 1, 2].map((i) => (
-          <LinkCardSkeleton key={i} />
-        ))}
-      </div>
-    );
+    return <ListSkeletons className={gridClass} count={3} skeleton={(i) => <LinkCardSkeleton key={i} />} />;
   }
 
   const links = resources.data.pages.flatMap((page) => page.items);

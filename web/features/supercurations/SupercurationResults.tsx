@@ -1,12 +1,11 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { CircleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { SUPERCURATION_MESSAGES, type Page, type SupercurationSummary } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
-import { EmptyState } from '../../components/EmptyState';
 import { SupercurationCardSkeleton } from './SupercurationCard';
 import type { ViewMode } from './ViewToggle';
+import { ListLoadFailed, ListSkeletons } from '../../components/LoadStates';
 
 type Results = UseInfiniteQueryResult<InfiniteData<Page<SupercurationSummary>, unknown>>;
 
@@ -43,20 +42,9 @@ export function SupercurationResults({
   );
   if (!query.data) {
     if (query.isError) {
-      return (
-        <EmptyState icon={CircleAlert} title={SUPERCURATION_MESSAGES.fetchFailed} description="Check your connection and try again.">
-          <Button onClick={() => void query.refetch()}>Retry</Button>
-        </EmptyState>
-      );
+      return <ListLoadFailed title={SUPERCURATION_MESSAGES.fetchFailed} onRetry={() => void query.refetch()} />;
     }
-    return (
-      <div role="status" className={gridClass}>
-        <span className="sr-only">Loading...</span>
-        {Array.from({ length: skeletons }, (_, i) => (
-          <SupercurationCardSkeleton key={i} layout={layout} />
-        ))}
-      </div>
-    );
+    return <ListSkeletons className={gridClass} count={skeletons} skeleton={(i) => <SupercurationCardSkeleton key={i} layout={layout} />} />;
   }
 
   const items = query.data.pages.flatMap((page) => page.items);
