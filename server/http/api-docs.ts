@@ -6,6 +6,8 @@ import { APP_VERSION } from '../version';
 
 /** The session cookie's scheme name in the document (signed-in routes name it in `security`). */
 export const SESSION_SECURITY = 'session';
+/** A personal access token's scheme name (`Authorization: Bearer …`), taken by signed-in routes too. */
+export const TOKEN_SECURITY = 'token';
 
 /**
  * The OpenAPI 3.1 document of the routes of the shared table (shared/api/routes.ts: those with
@@ -25,6 +27,7 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           [SESSION_SECURITY]: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token', description: 'The session cookie set by signing in' },
+          [TOKEN_SECURITY]: { type: 'http', scheme: 'bearer', description: 'A personal access token, made in Settings → API tokens' },
         },
       },
     },

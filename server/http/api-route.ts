@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fas
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { ApiRoute } from '../../shared/api/routes';
-import { SESSION_SECURITY } from './api-docs';
+import { SESSION_SECURITY, TOKEN_SECURITY } from './api-docs';
 import type { SessionReader } from './session';
 
 /** Routes registered through this get their handler's input typed from the route's zod schemas. */
@@ -23,12 +23,13 @@ export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
  * Fastify options of a route of the shared table (handler to add). A signed-in route checks the
  * session before its input is validated: a visitor gets the route's 401, never a 400 about the input.
  */
-export function declared<const R extends ApiRoute>({ auth, schema, ...route }: R, session: SessionReader) {
+export function declared<const R extends ApiRoute>({ auth, sessionOnly, schema, ...route }: R, session: SessionReader) {
   const preValidation = auth
     ? async (req: FastifyRequest) => {
         await session.requireViewer(req, auth);
+        if (sessionOnly) await session.requireSessionViewer(req, sessionOnly);
       }
     : undefined;
-  const security: Record<string, string[]>[] = auth ? [{ [SESSION_SECURITY]: [] }] : [];
+  const security: Record<string, string[]>[] = !auth ? [] : sessionOnly ? [{ [SESSION_SECURITY]: [] }] : [{ [SESSION_SECURITY]: [] }, { [TOKEN_SECURITY]: [] }];
   return { ...route, schema: { ...schema, security } as R['schema'] & { security: typeof security }, preValidation };
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { API_TOKEN_MESSAGES, createApiTokenSchema } from '../../shared/domain';
+import { apiRoutes } from '../../shared/api/routes';
+import { API_TOKEN_MESSAGES } from '../../shared/domain';
 import type { Db } from '../db';
-import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
 import { notFound } from '../errors';
+import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -16,20 +18,27 @@ interface Deps {
  * not a token (403): a leaked token can't mint more tokens or outlive its revocation.
  */
 export function registerApiTokenRoutes(app: FastifyInstance, { db, session }: Deps): void {
-  app.get('/api/me/tokens', async (req) => {
-    const viewer = await session.requireViewer(req);
-    return listApiTokens(db, viewer.id);
+  const api = zodRoutes(app);
+
+  api.route({
+    ...declared(apiRoutes.listApiTokens, session),
+    handler: async (req) => listApiTokens(db, (await session.requireViewer(req)).id),
   });
 
-  app.post('/api/me/tokens', async (req, reply) => {
-    const viewer = await session.requireSessionViewer(req, API_TOKEN_MESSAGES.tokensNeedSession);
-    const input = createApiTokenSchema.parse(req.body ?? {});
-    return reply.status(201).send(await createApiToken(db, viewer.id, input));
+  api.route({
+    ...declared(apiRoutes.createApiToken, session),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      return reply.status(201).send(await createApiToken(db, viewer.id, req.body));
+    },
   });
 
-  app.delete<{ Params: { id: string } }>('/api/me/tokens/:id', async (req, reply) => {
-    const viewer = await session.requireSessionViewer(req, API_TOKEN_MESSAGES.tokensNeedSession);
-    if (!(await revokeApiToken(db, viewer.id, req.params.id))) throw notFound(API_TOKEN_MESSAGES.tokenNotFound);
-    return reply.status(204).send();
+  api.route({
+    ...declared(apiRoutes.revokeApiToken, session),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      if (!(await revokeApiToken(db, viewer.id, req.params.id))) throw notFound(API_TOKEN_MESSAGES.tokenNotFound);
+      return reply.status(204).send();
+    },
   });
 }

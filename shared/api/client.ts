@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AccountSession } from '../domain/account';
-import type { ApiToken, CreateApiTokenInput, CreatedApiToken } from '../domain/api-tokens';
+import type { CreateApiTokenInput } from '../domain/api-tokens';
 import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, readImportEvents } from '../domain/bookmarks';
 import type { BatchShareInput, FolderMapping } from '../domain/import';
 import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
@@ -130,11 +130,9 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       request<{ status: boolean }>('/api/auth/revoke-other-sessions', { method: 'POST', body: {}, fallback: ACCOUNT_MESSAGES.signOutSessionFailed }),
 
     // Personal access tokens (Settings → API tokens).
-    listApiTokens: (signal?: AbortSignal) => request<ApiToken[]>('/api/me/tokens', { signal, fallback: API_TOKEN_MESSAGES.loadFailed }),
-    createApiToken: (input: CreateApiTokenInput) =>
-      request<CreatedApiToken>('/api/me/tokens', { method: 'POST', body: input, fallback: API_TOKEN_MESSAGES.createFailed }),
-    revokeApiToken: (id: string) =>
-      request<void>(`/api/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE', fallback: API_TOKEN_MESSAGES.revokeFailed }),
+    listApiTokens: (signal?: AbortSignal) => call('listApiTokens', { signal, fallback: API_TOKEN_MESSAGES.loadFailed }),
+    createApiToken: (input: CreateApiTokenInput) => call('createApiToken', { body: input, fallback: API_TOKEN_MESSAGES.createFailed }),
+    revokeApiToken: (id: string) => call('revokeApiToken', { params: { id }, fallback: API_TOKEN_MESSAGES.revokeFailed }),
     /** Deletes the account and everything it holds; `email` is the account's address, typed to confirm. */
     deleteAccount: (password: string, email: string) =>
       request<{ success: boolean }>('/api/auth/delete-user', { method: 'POST', body: { password, email }, fallback: ACCOUNT_MESSAGES.deleteFailed }),

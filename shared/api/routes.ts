@@ -15,7 +15,8 @@ import {
   topicUpdateSchema,
   updateLinkSchema,
 } from '../domain/links';
-import { LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
+import { API_TOKEN_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
+import { type ApiToken, type CreatedApiToken, createApiTokenSchema } from '../domain/api-tokens';
 import { type UserProfile, profileUpdateSchema } from '../domain/schemas';
 import { SUBSCRIPTION_MESSAGES, type SubscriberPage, type SubscriptionState } from '../domain/subscriptions';
 import {
@@ -65,6 +66,8 @@ export interface ApiRoute {
   };
   /** Signed-in only; the message of the 401 otherwise. */
   auth?: string;
+  /** Only with a signed-in person's session, not a personal token; the message of the 403 to a token. */
+  sessionOnly?: string;
 }
 
 /** The answer's type on success, for the client (responses are not all described by zod schemas). */
@@ -229,6 +232,30 @@ export const apiRoutes = {
     ...endpoints.uploadImage,
     auth: signedIn,
     schema: { summary: "Upload a thumbnail (multipart field 'image'); answers its URL", tags: ['Links'] },
+  }),
+
+  // Personal access tokens
+  listApiTokens: route<ApiToken[]>()({
+    ...endpoints.listApiTokens,
+    auth: signedIn,
+    schema: { summary: 'My personal access tokens (never their values)', tags: ['Tokens'] },
+  }),
+  createApiToken: route<CreatedApiToken>()({
+    ...endpoints.createApiToken,
+    auth: signedIn,
+    sessionOnly: API_TOKEN_MESSAGES.tokensNeedSession,
+    schema: {
+      summary: 'Create a personal access token; its value is in this answer only',
+      tags: ['Tokens'],
+      body: createApiTokenSchema,
+      examples: [{ name: 'Reading-list script', expiresInDays: 90 }],
+    },
+  }),
+  revokeApiToken: route<void>()({
+    ...endpoints.revokeApiToken,
+    auth: signedIn,
+    sessionOnly: API_TOKEN_MESSAGES.tokensNeedSession,
+    schema: { summary: 'Revoke one of my personal access tokens, at once', tags: ['Tokens'], params: id },
   }),
 
   // Topics

@@ -22,8 +22,12 @@ describeEachDatabase('API reference: OpenAPI document and docs page', (ctx) => {
     const table = Object.values(apiRoutes).map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
     expect(documented.sort()).toEqual(table.sort());
 
-    // Signed-in routes name the session cookie; public ones need nothing.
-    expect(doc.paths['/api/links']?.get?.security).toEqual([{ session: [] }]);
+    // Signed-in routes take the session cookie or a personal token; managing tokens takes the
+    // session only; public routes need nothing.
+    expect(doc.paths['/api/links']?.get?.security).toEqual([{ session: [] }, { token: [] }]);
+    expect(doc.paths['/api/me/tokens']?.post?.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/me/tokens']?.get?.security).toEqual([{ session: [] }, { token: [] }]);
+    expect(doc.components?.securitySchemes?.token).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/api/directory']?.get?.security).toEqual([]);
     // Examples of the main calls.
     const media = (path: string) => doc.paths[path]?.post?.requestBody?.content['application/json'];
