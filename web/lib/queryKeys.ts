@@ -1,3 +1,4 @@
+import type { QueryKey } from '@tanstack/react-query';
 import type { DirectoryQuery, LinkListQuery, ResourceListQuery, SupercurationListQuery } from '../../shared/domain';
 
 /** TanStack Query keys used by more than one feature. */
@@ -29,3 +30,13 @@ export const queryKeys = {
   /** Collaborator searches of a collection (the typed text follows). */
   collaboratorSearch: (id: string) => ['supercurations', 'candidates', id] as const,
 };
+
+// Keys are read through these, by what they hold, rather than by position.
+
+/** The filters of a list of links (a feed, or a collection's resources with its supercurationId). */
+export function linkListFiltersOf(key: QueryKey): (Partial<LinkListQuery> & { supercurationId?: string }) | undefined {
+  return key[0] === 'links' && key[1] === 'feed' ? (key[2] as Partial<LinkListQuery> & { supercurationId?: string }) : undefined;
+}
+
+/** Whether the key is one collection's (rather than a list of collections). */
+export const isSupercurationDetail = (key: QueryKey) => key[0] === 'supercurations' && key[1] === 'detail';

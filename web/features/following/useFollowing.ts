@@ -4,6 +4,7 @@ import { ApiError } from '../../../shared/api/client';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionState, type UserProfile } from '../../../shared/domain';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
+import { cursorPaging } from '../../lib/paging';
 
 /** A signed-in user's own subscribers (under ['users', id] so signing out drops them with the rest). */
 export const subscribersKey = (userId: string) => [...queryKeys.user(userId), 'subscribers'] as const;
@@ -42,8 +43,7 @@ export function useSubscribers(userId: string) {
   return useInfiniteQuery({
     queryKey: subscribersKey(userId),
     queryFn: ({ pageParam, signal }) => api.listSubscribers(pageParam, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.hasMore ? (last.nextCursor ?? undefined) : undefined),
+    ...cursorPaging,
     // Subscribers arrive while the page is open elsewhere: refetch when the dashboard is opened again.
     staleTime: 0,
   });

@@ -29,7 +29,7 @@ import { SupercurationPicker } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-import { prependLink } from '../links/linkCache';
+import { prependLink, refreshCollections } from '../links/linkCache';
 import { ShareNewLinkDialog } from '../links/LinkFormDialogs';
 import { type PreviewState, fallbackPreview, usePreviewQueue } from './usePreviewQueue';
 
@@ -113,13 +113,7 @@ export function FoundUrls({ urls, onRemove, onShared }: FoundUrlsProps) {
         inMainFeed: settings.inMainFeed,
       });
       for (const link of [...links].reverse()) prependLink(queryClient, link);
-      if (supercurationIds.length > 0) {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.supercurations });
-        void queryClient.invalidateQueries({
-          queryKey: queryKeys.feeds,
-          predicate: (q) => supercurationIds.includes((q.queryKey[2] as { supercurationId?: string } | undefined)?.supercurationId ?? ''),
-        });
-      }
+      refreshCollections(queryClient, supercurationIds);
       toast.success(sharedLinks(links.length));
       // SPEC §4: the list, the chosen collection, the format and the checkbox start over.
       setSupercurationIds([]);

@@ -1,6 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { Link, Page } from '../../../shared/domain';
-import { queryKeys } from '../../lib/queryKeys';
+import { linkListFiltersOf, queryKeys } from '../../lib/queryKeys';
 import type { FeedFilters } from './feedFilters';
 
 export type FeedData = InfiniteData<Page<Link>, string | undefined>;
@@ -51,6 +51,6 @@ export function refreshCollections(queryClient: QueryClient, ids: readonly strin
   void queryClient.invalidateQueries({ queryKey: queryKeys.supercurations });
   void queryClient.invalidateQueries({
     queryKey: queryKeys.feeds,
-    predicate: (q) => ids.includes((q.queryKey[2] as { supercurationId?: string } | undefined)?.supercurationId ?? ''),
+    predicate: (q) => ids.includes(linkListFiltersOf(q.queryKey)?.supercurationId ?? ''),
   });
 }

@@ -3,8 +3,7 @@ import toast from 'react-hot-toast';
 import { ApiError } from '../../../shared/api/client';
 import type { CreateLinkInput, LikeState, Link, UpdateLinkInput } from '../../../shared/domain';
 import { api, messageOf } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
-import type { FeedFilters } from './feedFilters';
+import { linkListFiltersOf, queryKeys } from '../../lib/queryKeys';
 import { patchLink, prependLink, refreshCollections, removeLink } from './linkCache';
 
 export function useCreateLink() {
@@ -73,7 +72,7 @@ export function useRepost(link: Link) {
       patchLink(queryClient, link.id, (l) => ({ ...l, repostsCount: l.repostsCount + 1 }));
       void queryClient.invalidateQueries({
         queryKey: queryKeys.feeds,
-        predicate: (q) => (q.queryKey[2] as FeedFilters | undefined)?.scope === 'reposts',
+        predicate: (q) => linkListFiltersOf(q.queryKey)?.scope === 'reposts',
       });
       toast.success('Link reposted');
     },

@@ -1,17 +1,21 @@
-import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { LinkListQuery } from '../../../shared/domain';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
 import type { FeedFilters } from './feedFilters';
+import { cursorPaging } from '../../lib/paging';
 
-/** A My Feed list, one cursor page (FEED_PAGE_SIZE links) at a time; reloads when the browser is back online. */
-export function useLinkFeed(filters: FeedFilters) {
-  return useInfiniteQuery({
+/** A list of my links (My Feed's tabs and filters), one cursor page (FEED_PAGE_SIZE links) at a time. */
+export const linkFeedQuery = (filters: Omit<LinkListQuery, 'cursor'>) =>
+  infiniteQueryOptions({
     queryKey: queryKeys.feed(filters),
     queryFn: ({ pageParam, signal }) => api.listLinks({ ...filters, cursor: pageParam }, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
-    refetchOnReconnect: 'always',
+    ...cursorPaging,
   });
+
+/** A My Feed list; reloads when the browser is back online. */
+export function useLinkFeed(filters: FeedFilters) {
+  return useInfiniteQuery({ ...linkFeedQuery(filters), refetchOnReconnect: 'always' });
 }
 
 export const linkQuery = (id: string) => queryOptions({ queryKey: queryKeys.link(id), queryFn: ({ signal }) => api.getLink(id, signal) });

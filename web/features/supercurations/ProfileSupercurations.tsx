@@ -8,14 +8,14 @@ import { queryKeys } from '../../lib/queryKeys';
 import { SupercurationCard } from './SupercurationCard';
 import { SupercurationResults } from './SupercurationResults';
 import { ViewToggle, type ViewMode } from './ViewToggle';
+import { cursorPaging } from '../../lib/paging';
 
 /** A user's public collections, a page at a time (also prefetched by the server render). */
 export const userSupercurationsQuery = (userId: string) =>
   infiniteQueryOptions({
     queryKey: queryKeys.userSupercurations(userId),
     queryFn: ({ pageParam, signal }) => api.userSupercurations(userId, pageParam, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
+    ...cursorPaging,
   });
 
 /** A profile's 'Public Supercurations', in a grid or a list; cards open the public pages. */

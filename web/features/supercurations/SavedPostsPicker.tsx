@@ -8,10 +8,10 @@ import { Input } from '../../../shared/ui/primitives/input';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { Loading } from '../../components/Loading';
-import { api, messageOf } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { messageOf } from '../../lib/api';
 import { ThumbnailFallback } from '../links/LinkCard';
 import { useResourceMutations } from './mutations';
+import { linkFeedQuery } from '../links/useLinkQueries';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -20,12 +20,7 @@ export function SavedPostsPicker({ supercurationId }: { supercurationId: string 
   const [query, setQuery] = useState('');
   const q = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const filters = { scope: 'mine' as const, q: q || undefined };
-  const links = useInfiniteQuery({
-    queryKey: queryKeys.feed(filters),
-    queryFn: ({ pageParam, signal }) => api.listLinks({ ...filters, cursor: pageParam }, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
-  });
+  const links = useInfiniteQuery(linkFeedQuery(filters));
   const items = links.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (

@@ -8,7 +8,7 @@ import type {
   UpdateTagCategoryInput,
 } from '../../../shared/domain';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { isSupercurationDetail, queryKeys } from '../../lib/queryKeys';
 import { patchLink, refreshCollections } from '../links/linkCache';
 
 function patchSupercuration(queryClient: QueryClient, id: string, patch: (s: Supercuration) => Supercuration) {
@@ -19,7 +19,7 @@ function patchSupercuration(queryClient: QueryClient, id: string, patch: (s: Sup
 function refreshLists(queryClient: QueryClient) {
   void queryClient.invalidateQueries({
     queryKey: queryKeys.supercurations,
-    predicate: (q) => q.queryKey[1] !== 'detail',
+    predicate: (q) => !isSupercurationDetail(q.queryKey),
   });
 }
 

@@ -1,20 +1,15 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { DirectoryQuery, Page, ResourceListQuery, SupercurationListQuery } from '../../../shared/domain';
+import type { DirectoryQuery, ResourceListQuery, SupercurationListQuery } from '../../../shared/domain';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-
-/** Cursor paging shared by every list: the next cursor while the server says there is more. */
-const paging = {
-  initialPageParam: undefined as string | undefined,
-  getNextPageParam: <T>(last: Page<T>) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
-};
+import { cursorPaging } from '../../lib/paging';
 
 /** My Supercurations: own, collaborating and others' public collections. */
 export function useSupercurationList(filters: Omit<SupercurationListQuery, 'cursor'>) {
   return useInfiniteQuery({
     queryKey: queryKeys.supercurationList(filters),
     queryFn: ({ pageParam, signal }) => api.listSupercurations({ ...filters, cursor: pageParam }, signal),
-    ...paging,
+    ...cursorPaging,
   });
 }
 
@@ -23,7 +18,7 @@ export const directoryQuery = (filters: Omit<DirectoryQuery, 'cursor'>) =>
   infiniteQueryOptions({
     queryKey: queryKeys.directory(filters),
     queryFn: ({ pageParam, signal }) => api.directory({ ...filters, cursor: pageParam }, signal),
-    ...paging,
+    ...cursorPaging,
   });
 
 export function useDirectory(filters: Omit<DirectoryQuery, 'cursor'>) {
@@ -49,7 +44,7 @@ export const resourcesQuery = (id: string, filters: Omit<ResourceListQuery, 'cur
   infiniteQueryOptions({
     queryKey: queryKeys.resources(id, filters),
     queryFn: ({ pageParam, signal }) => api.listResources(id, { ...filters, cursor: pageParam }, signal),
-    ...paging,
+    ...cursorPaging,
   });
 
 /** Reloads when the browser is back online. */
