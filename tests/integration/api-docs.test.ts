@@ -58,6 +58,8 @@ describeEachDatabase('API reference: OpenAPI document and docs page', (ctx) => {
       const script = await http(new URL(src, `${ctx.server.url}/api/docs`).href);
       expect([src, script.status]).toEqual([src, 200]);
       expect(script.headers.get('content-type')).toMatch(/javascript/);
+      // Read to the end: a response left unread holds its connection, and the server's close waits for it.
+      expect((await script.text()).length).toBeGreaterThan(0);
     }
   });
 });
