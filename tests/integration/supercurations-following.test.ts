@@ -6,7 +6,7 @@ import { SUPERCURATION_MESSAGES as M, SUPERCURATION_PAGE_SIZE } from '../../shar
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { parseRss2 } from '../support/feed';
-import { createCollection, expectFailure } from '../support/supercurations';
+import { createCollection, expectFailure, newestFirst } from '../support/supercurations';
 import { childText, childrenNamed, parseXml } from '../support/xml';
 
 const webDir = mkdtempSync(path.join(tmpdir(), 'supercurate-web-'));
@@ -20,9 +20,9 @@ describeEachDatabase(
   (ctx) => {
     it('GET /api/users/:id/supercurations: public ones only, newest first, 24 a page, open to anyone', async () => {
       const curator = await signedInUser(ctx.server.url, 'Paula Public');
-      const created: string[] = [];
+      const created: { id: string; createdAt: string }[] = [];
       for (let i = 0; i < SUPERCURATION_PAGE_SIZE + 2; i++) {
-        created.push((await createCollection(curator, { isPublic: true, title: `Public ${i}` })).id);
+        created.push(await createCollection(curator, { isPublic: true, title: `Public ${i}` }));
       }
       const secret = await createCollection(curator, { title: 'Secret' });
       const visitor = testClient(ctx.server.url).api;
@@ -32,7 +32,7 @@ describeEachDatabase(
       const second = await visitor.userSupercurations(curator.me.id, first.nextCursor ?? undefined);
       expect(second.hasMore).toBe(false);
       const ids = [...first.items, ...second.items].map((s) => s.id);
-      expect(ids).toEqual([...created].reverse());
+      expect(ids).toEqual(newestFirst(created));
       expect(ids).not.toContain(secret.id);
       // Not even the owner sees private ones here.
       const own = await curator.api.userSupercurations(curator.me.id);

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { DIRECTORY_PAGE_SIZE, LINK_MESSAGES, SUPERCURATION_MESSAGES as M, SUPERCURATION_PAGE_SIZE } from '../../shared/domain';
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
-import { createCollection, expectFailure, failure, rowCount, uniqueSlug } from '../support/supercurations';
+import { createCollection, expectFailure, failure, newestFirst, rowCount, uniqueSlug } from '../support/supercurations';
 
 const webDir = mkdtempSync(path.join(tmpdir(), 'supercurate-web-'));
 writeFileSync(
@@ -194,8 +194,8 @@ describeEachDatabase(
 
     it('pages My Supercurations by keyset cursor without gaps or repeats', async () => {
       const me = await signedInUser(ctx.server.url);
-      const created = [];
-      for (let i = 0; i < SUPERCURATION_PAGE_SIZE + 3; i += 1) created.push((await createCollection(me, { title: `P${i}` })).id);
+      const created: { id: string; createdAt: string }[] = [];
+      for (let i = 0; i < SUPERCURATION_PAGE_SIZE + 3; i += 1) created.push(await createCollection(me, { title: `P${i}` }));
       const seen: string[] = [];
       let cursor: string | undefined;
       let pages = 0;
@@ -206,7 +206,7 @@ describeEachDatabase(
         pages += 1;
       } while (cursor);
       expect(pages).toBe(2);
-      expect(seen).toEqual([...created].reverse());
+      expect(seen).toEqual(newestFirst(created));
       await expectFailure(me.api.listSupercurations({ cursor: 'garbage' }), 400, LINK_MESSAGES.invalidCursor);
     });
 
@@ -283,16 +283,16 @@ describeEachDatabase('supercurations: directory', (ctx) => {
   it('lists public collections only, newest first, 24 a page, with focus categories', async () => {
     const owner = await signedInUser(ctx.server.url, 'Dora Directory');
     const priv = await createCollection(owner, { title: 'Hidden from the directory' });
-    const made: string[] = [];
+    const made: { id: string; createdAt: string }[] = [];
     for (let i = 0; i < DIRECTORY_PAGE_SIZE + 2; i += 1) {
-      made.push((await createCollection(owner, { isPublic: true, title: `Dir ${i}` })).id);
+      made.push(await createCollection(owner, { isPublic: true, title: `Dir ${i}` }));
     }
     const first = await testClient(ctx.server.url).api.directory();
     expect(first.items).toHaveLength(DIRECTORY_PAGE_SIZE);
     expect(first.hasMore).toBe(true);
     const second = await testClient(ctx.server.url).api.directory({ cursor: first.nextCursor as string });
     const ids = [...first.items, ...second.items].map((s) => s.id);
-    expect(ids).toEqual([...made].reverse());
+    expect(ids).toEqual(newestFirst(made));
     expect(ids).not.toContain(priv.id);
     expect(second.hasMore).toBe(false);
     expect(first.items.every((s) => s.isPublic && s.slug)).toBe(true);
@@ -341,9 +341,9 @@ describeEachDatabase('supercurations: directory', (ctx) => {
   it('pages search results: a common word over several pages, newest first, without repeats', async () => {
     const owner = await signedInUser(ctx.server.url);
     const word = `pg${Date.now().toString(36)}`;
-    const made: string[] = [];
+    const made: { id: string; createdAt: string }[] = [];
     for (let i = 0; i < DIRECTORY_PAGE_SIZE + 6; i += 1) {
-      made.push((await createCollection(owner, { isPublic: true, title: `${word} number ${i}` })).id);
+      made.push(await createCollection(owner, { isPublic: true, title: `${word} number ${i}` }));
       if (i % 3 === 0) await createCollection(owner, { isPublic: true, title: 'Unrelated' });
     }
     const api = testClient(ctx.server.url).api;
@@ -351,7 +351,7 @@ describeEachDatabase('supercurations: directory', (ctx) => {
     expect(first.items).toHaveLength(DIRECTORY_PAGE_SIZE);
     const second = await api.directory({ q: word, cursor: first.nextCursor as string });
     expect(second.hasMore).toBe(false);
-    expect([...first.items, ...second.items].map((s) => s.id)).toEqual([...made].reverse());
+    expect([...first.items, ...second.items].map((s) => s.id)).toEqual(newestFirst(made));
     await expectFailure(api.directory({ q: word, cursor: 'bad' }), 400, LINK_MESSAGES.invalidCursor);
   });
 

@@ -23,6 +23,13 @@ export async function expectFailure(promise: Promise<unknown>, status: number, m
   expect([err.status, err.message]).toEqual([status, message]);
 }
 
+/**
+ * Ids in the order the API lists collections: newest first, and by id among those made in the
+ * same millisecond (the keyset's tie-break).
+ */
+export const newestFirst = (made: readonly { id: string; createdAt: string }[]) =>
+  [...made].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)).map((s) => s.id);
+
 export const uniqueSlug = (prefix = 'c') => `${prefix}-${randomBytes(5).toString('hex')}`;
 
 /** A collection created through the API; public ones get a unique slug. */
