@@ -1,6 +1,6 @@
 import { type CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { FEED_PAGE_SIZE, LINK_MESSAGES, SUPERCURATION_MESSAGES as M } from '../../shared/domain';
+import { FEED_PAGE_SIZE, LINK_MESSAGES, type Link, SUPERCURATION_MESSAGES as M } from '../../shared/domain';
 import type { Db } from '../../server/db';
 import { resourceQuery } from '../../server/services/resources';
 import { pgSearchCondition } from '../../server/db/search';
@@ -8,6 +8,21 @@ import { directoryQuery, sqliteSearchQuery } from '../../server/services/directo
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { createCollection, expectFailure, linksCount, memberCount, rowCount } from '../support/supercurations';
+
+/**
+ * A collection's resources in the order the API lists them: newest added first, and by link id
+ * among those added in the same millisecond (the keyset's tie-break), read from the table.
+ */
+async function addedNewestFirst(db: Db, collectionId: string): Promise<string[]> {
+  const rows = await db.kysely
+    .selectFrom('supercuration_links')
+    .select(['link_id', 'created_at'])
+    .where('supercuration_id', '=', collectionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('link_id', 'desc')
+    .execute();
+  return rows.map((r) => r.link_id);
+}
 
 const newLink = (n: string | number, extra: Record<string, unknown> = {}) => ({
   title: `Link ${n}`,
@@ -213,7 +228,7 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
     const c = await createCollection(owner, { isPublic: true });
     const category = await owner.api.createTagCategory(c.id);
     await owner.api.addTag(c.id, category.id, 'pick');
-    const added = [];
+    const added: Link[] = [];
     for (let i = 0; i < FEED_PAGE_SIZE + 3; i += 1) {
       added.push(
         await owner.api.addResource(c.id, {
@@ -233,18 +248,21 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
       all.push(...page.items.map((l) => l.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    expect(all).toEqual(added.map((l) => l.id).reverse());
+    const newest = await addedNewestFirst(ctx.server.db, c.id);
+    expect(newest).toHaveLength(added.length);
+    expect(all).toEqual(newest);
 
     const oldest = await visitor.listResources(c.id, { sort: 'oldest' });
-    expect(oldest.items[0]?.id).toBe(added[0]?.id);
-    expect(oldest.items[0]?.inMainFeed).toBe(false);
+    expect(oldest.items.map((l) => l.id)).toEqual([...newest].reverse().slice(0, FEED_PAGE_SIZE));
+    expect(oldest.items.find((l) => l.id === added[0]?.id)?.inMainFeed).toBe(false);
     const liked = await visitor.listResources(c.id, { sort: 'most_liked' });
     expect(liked.items.slice(0, 2).map((l) => l.id)).toEqual([added[5]?.id, added[7]?.id]);
     const likedNext = await visitor.listResources(c.id, { sort: 'most_liked', cursor: liked.nextCursor as string });
     expect(new Set([...liked.items, ...likedNext.items].map((l) => l.id)).size).toBe(added.length);
 
     const picked = await visitor.listResources(c.id, { tag: 'pick' });
-    expect(picked.items.map((l) => l.id)).toEqual([added[3]?.id, added[2]?.id, added[1]?.id]);
+    const pickedIds = [1, 2, 3].map((i) => added[i]?.id);
+    expect(picked.items.map((l) => l.id)).toEqual(newest.filter((id) => pickedIds.includes(id)));
     expect((await visitor.listResources(c.id, { tag: 'none' })).items).toEqual([]);
     const videos = await visitor.listResources(c.id, { format: 'video' });
     expect(videos.items.every((l) => l.format === 'video')).toBe(true);
