@@ -36,6 +36,47 @@ export default tseslint.config(
       ],
     },
   },
+  // The web app: routes and layouts compose features, and a feature imports no other feature. What
+  // several features use lives below them: web/entities (a link's card, dialogs and data; topics; the
+  // session), then web/components and web/lib, which know neither.
+  {
+    files: ['web/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./[^./][^/]*/|^(\\.\\./)+(features|routes|layouts)/',
+              message: "A web feature imports no other feature: move what both need to web/entities, web/components or web/lib.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/entities/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(features|routes|layouts)/', message: 'web/entities import no feature, route or layout.' }] },
+      ],
+    },
+  },
+  {
+    files: ['web/lib/**/*.{ts,tsx}', 'web/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+(features|entities|routes|layouts)/', message: 'web/lib and web/components import no feature, entity, route or layout.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['web/**/*.{ts,tsx}', 'shared/ui/**/*.{ts,tsx}', 'extension/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

@@ -2,7 +2,7 @@ import { dehydrate, type QueryClient } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
 import { AppProviders } from './AppProviders';
-import { linkQuery } from './features/links/useLinkQueries';
+import { linkQuery } from './entities/links/useLinkQueries';
 import { directoryFiltersFrom } from './features/supercurations/directoryFilters';
 import { userSupercurationsQuery } from './features/supercurations/ProfileSupercurations';
 import { directoryQuery, publicSupercurationQuery, resourcesQuery } from './features/supercurations/queries';

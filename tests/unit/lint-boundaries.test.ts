@@ -34,6 +34,29 @@ describe('layer boundaries in npm run lint', () => {
     expect(errors).toEqual([expect.stringContaining('shared/ imports nothing')]);
   });
 
+  test.each([
+    ['web/features/supercurations/boundary-fixture.tsx', '../links/FeedList', 'A web feature imports no other feature'],
+    ['web/features/import/boundary-fixture.ts', '../../features/account/keys', 'A web feature imports no other feature'],
+    ['web/features/links/boundary-fixture.ts', '../../layouts/ProtectedLayout', 'A web feature imports no other feature'],
+    ['web/entities/links/boundary-fixture.ts', '../../features/links/FeedList', 'web/entities import no feature'],
+    ['web/lib/boundary-fixture.ts', '../entities/session/useSession', 'web/lib and web/components import no'],
+  ])('%s importing %s is refused', async (filePath, from, message) => {
+    const errors = await boundaryErrors(filePath, `import * as other from '${from}';\nexport const x = other;\n`);
+    expect(errors).toEqual([expect.stringContaining(message)]);
+  });
+
+  test('a web feature may import its own modules, entities and what the app shares', async () => {
+    const code = [
+      "import { FeedList } from './FeedList';",
+      "import { LinkCard } from '../../entities/links/LinkCard';",
+      "import { api } from '../../lib/api';",
+      "import { EmptyState } from '../../components/EmptyState';",
+      "import { paths } from '../../../shared/domain';",
+      'export const x = [FeedList, LinkCard, api, EmptyState, paths];',
+    ].join('\n');
+    expect(await boundaryErrors('web/features/links/boundary-fixture.tsx', code)).toEqual([]);
+  });
+
   test('the HTTP layer may import services, and shared/ its own modules', async () => {
     expect(await boundaryErrors('server/http/boundary-fixture.ts', "import { paths } from '../../shared/domain';\nimport * as s from '../services/links';\nexport const x = [paths, s];\n")).toEqual([]);
     expect(await boundaryErrors('shared/api/boundary-fixture.ts', "import { paths } from '../domain';\nexport const x = paths;\n")).toEqual([]);

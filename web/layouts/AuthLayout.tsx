@@ -1,7 +1,7 @@
 import { Link, Navigate, Outlet } from 'react-router';
 import { Logo } from '../components/Brand';
 import { Loading } from '../components/Loading';
-import { useSession } from '../features/auth/useSession';
+import { useSession } from '../entities/session/useSession';
 
 /** Sign-in and sign-up pages: the product name as heading; signed-in users go to /home. */
 export function AuthLayout() {

@@ -10,7 +10,7 @@ import { Sheet, SheetContent, SheetTitle } from '../../shared/ui/primitives/shee
 import { VerifyEmailBanner } from '../features/account/VerifyEmailBanner';
 import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
 import { UserBlock } from '../features/auth/UserBlock';
-import { useSession } from '../features/auth/useSession';
+import { useSession } from '../entities/session/useSession';
 import { AppNav } from './AppNav';
 
 /** The Edit profile modal, loaded when first opened (its form brings the validation library). */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
 import { Brand } from '../components/Brand';
 import { Button } from '../../shared/ui/primitives/button';
-import { useSession } from '../features/auth/useSession';
+import { useSession } from '../entities/session/useSession';
 
 /** Pages anyone may see: a header with sign-in links (or My Feed when signed in); the page, or `children`. */
 export function PublicLayout({ children }: { children?: ReactNode }) {

@@ -1,7 +1,7 @@
 import { Suspense, lazy } from 'react';
 import { Outlet } from 'react-router';
 import { Loading } from '../components/Loading';
-import { useSession } from '../features/auth/useSession';
+import { useSession } from '../entities/session/useSession';
 import { PublicLayout } from './PublicLayout';
 
 /** The app's frame, loaded only for a signed-in user: a visitor's page does not carry it. */

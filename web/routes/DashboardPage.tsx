@@ -9,7 +9,7 @@ import { PageHeader } from '../components/PageHeader';
 import { EmailSubscribersSection } from '../features/following/EmailSubscribersSection';
 import { SubscribersTable } from '../features/following/SubscribersTable';
 import { useSubscribers } from '../features/following/useFollowing';
-import { useCurrentUser } from '../layouts/currentUser';
+import { useCurrentUser } from '../entities/session/currentUser';
 import { api } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
 import { useDocumentTitle } from '../lib/useDocumentTitle';

@@ -5,13 +5,13 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../shared/ui/primit
 import { OfflineBanner } from '../components/OfflineBanner';
 import { PageHeader } from '../components/PageHeader';
 import { BatchImport } from '../features/import/BatchImport';
-import { AddLinkBox } from '../features/links/AddLinkBox';
+import { AddLinkBox } from '../entities/links/AddLinkBox';
 import { FeedList } from '../features/links/FeedList';
-import { useFeedFilters, type FeedScope } from '../features/links/feedFilters';
+import { useFeedFilters, type FeedScope } from '../entities/links/feedFilters';
 import { FormatFilter } from '../features/links/FormatFilter';
 import { TimeFilter } from '../features/links/TimeFilter';
 import { TopicFilter } from '../features/topics/TopicFilter';
-import { useTopics } from '../features/topics/useTopics';
+import { useTopics } from '../entities/topics/useTopics';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 const ManageTopicsDialog = lazy(() => import('../features/topics/ManageTopicsDialog').then((m) => ({ default: m.ManageTopicsDialog })));

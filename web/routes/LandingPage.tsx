@@ -1,7 +1,7 @@
 import { Compass, Mail, Users, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../shared/ui/primitives/button';
-import { useSession } from '../features/auth/useSession';
+import { useSession } from '../entities/session/useSession';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 const BENEFITS: { icon: LucideIcon; title: string; text: string }[] = [

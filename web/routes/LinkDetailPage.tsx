@@ -5,9 +5,9 @@ import { LINK_MESSAGES } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
 import { EmptyState } from '../components/EmptyState';
 import { Loading } from '../components/Loading';
-import { useSession } from '../features/auth/useSession';
+import { useSession } from '../entities/session/useSession';
 import { LinkDetail } from '../features/links/LinkDetail';
-import { useLink } from '../features/links/useLinkQueries';
+import { useLink } from '../entities/links/useLinkQueries';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 /** /links/{id}: anyone may open it. */

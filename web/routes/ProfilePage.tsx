@@ -11,7 +11,7 @@ import { Card } from '../../shared/ui/primitives/card';
 import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
 import { SubscribeButton } from '../features/following/SubscribeButton';
 import { ProfileSupercurations } from '../features/supercurations/ProfileSupercurations';
-import { useSession } from '../features/auth/useSession';
+import { useSession } from '../entities/session/useSession';
 import { api } from '../lib/api';
 import { monthAndYear } from '../lib/dates';
 import { queryKeys } from '../lib/queryKeys';

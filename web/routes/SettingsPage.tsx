@@ -5,7 +5,7 @@ import { DeleteAccountSection } from '../features/account/DeleteAccountSection';
 import { EmailSection } from '../features/account/EmailSection';
 import { PasswordSection } from '../features/account/PasswordSection';
 import { SessionsSection } from '../features/account/SessionsSection';
-import { useCurrentUser } from '../layouts/currentUser';
+import { useCurrentUser } from '../entities/session/currentUser';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 /** /settings: the account's lifecycle (the profile itself is edited from the user block). */

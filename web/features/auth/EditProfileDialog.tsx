@@ -28,7 +28,7 @@ import { Label } from '../../../shared/ui/primitives/label';
 import { Textarea } from '../../../shared/ui/primitives/textarea';
 import { api, messageOf } from '../../lib/api';
 import { useEditProfileDialog } from './useEditProfileDialog';
-import { useUpdateSessionUser } from './useSession';
+import { useUpdateSessionUser } from '../../entities/session/useSession';
 
 /** The Edit profile modal of the signed-in user. */
 export function EditProfileDialog({ user }: { user: UserProfile }) {

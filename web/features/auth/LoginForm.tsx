@@ -4,7 +4,7 @@ import { MSG } from '../../../shared/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../shared/ui/primitives/card';
 import { SignInFields } from '../../../shared/ui/SignInFields';
 import { api, messageOf } from '../../lib/api';
-import { useEnterApp } from './useSession';
+import { useEnterApp } from '../../entities/session/useSession';
 
 export function LoginForm() {
   const enterApp = useEnterApp();

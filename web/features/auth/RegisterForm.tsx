@@ -16,7 +16,7 @@ import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { ApiError } from '../../../shared/api/client';
 import { api, messageOf } from '../../lib/api';
-import { useEnterApp } from './useSession';
+import { useEnterApp } from '../../entities/session/useSession';
 
 interface Problem {
   /** The field it concerns, when the schema (ours or the server's) names one. */

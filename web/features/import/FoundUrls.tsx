@@ -29,8 +29,8 @@ import { SupercurationPicker } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-import { prependLink, refreshCollections } from '../links/linkCache';
-import { ShareNewLinkDialog } from '../links/LinkFormDialogs';
+import { prependLink, refreshCollections } from '../../entities/links/linkCache';
+import { ShareNewLinkDialog } from '../../entities/links/LinkFormDialogs';
 import { type PreviewState, fallbackPreview, usePreviewQueue } from './usePreviewQueue';
 
 interface FoundUrlsProps {

@@ -5,10 +5,10 @@ import { LINK_MESSAGES } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { EmptyState } from '../../components/EmptyState';
 import { useOnScreen } from '../../lib/useOnScreen';
-import { useTopicsById } from '../topics/useTopics';
-import { isFiltered, type FeedFilters } from './feedFilters';
-import { LinkCard, LinkCardSkeleton } from './LinkCard';
-import { useLinkFeed } from './useLinkQueries';
+import { useTopicsById } from '../../entities/topics/useTopics';
+import { isFiltered, type FeedFilters } from '../../entities/links/feedFilters';
+import { LinkCard, LinkCardSkeleton } from '../../entities/links/LinkCard';
+import { useLinkFeed } from '../../entities/links/useLinkQueries';
 import { ListLoadFailed, ListSkeletons } from '../../components/LoadStates';
 
 /**

@@ -3,11 +3,11 @@ import { Suspense, useState } from 'react';
 import { DEFAULT_LINK_TEXT, isHttpUrl, type Link } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
-import { useTopicsById } from '../topics/useTopics';
-import { AuthorLine } from './AuthorLine';
-import { EditLinkDialog, ShareLinkDialog } from './lazyDialogs';
-import { LinkTags } from './LinkTags';
-import { useRepost } from './useLinkMutations';
+import { useTopicsById } from '../../entities/topics/useTopics';
+import { AuthorLine } from '../../entities/links/AuthorLine';
+import { EditLinkDialog, ShareLinkDialog } from '../../entities/links/lazyDialogs';
+import { LinkTags } from '../../entities/links/LinkTags';
+import { useRepost } from '../../entities/links/useLinkMutations';
 
 /** The body of /links/{id}. `viewerId` is the signed-in user's id, or null for a visitor. */
 export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | null }) {

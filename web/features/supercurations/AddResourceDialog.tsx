@@ -2,7 +2,7 @@ import toast from 'react-hot-toast';
 import type { SupercurationOption } from '../../../shared/ui/SupercurationPicker';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../shared/ui/primitives/dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../shared/ui/primitives/tabs';
-import { AddLinkBox } from '../links/AddLinkBox';
+import { AddLinkBox } from '../../entities/links/AddLinkBox';
 import { useResourceMutations } from './mutations';
 import { SavedPostsPicker } from './SavedPostsPicker';
 

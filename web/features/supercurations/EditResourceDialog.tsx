@@ -4,8 +4,8 @@ import { SUPERCURATION_MESSAGES, type Link, type Supercuration } from '../../../
 import { PreviewShareDialog } from '../../../shared/ui/PreviewShareDialog';
 import { messageOf } from '../../lib/api';
 import { shareFormValuesOf } from '../../../shared/ui/shareForm';
-import { useDialogServices } from '../links/LinkFormDialogs';
-import { useUpdateLink } from '../links/useLinkMutations';
+import { useDialogServices } from '../../entities/links/LinkFormDialogs';
+import { useUpdateLink } from '../../entities/links/useLinkMutations';
 import { useResourceMutations } from './mutations';
 import { ResourceTagPicker } from './ResourceTagPicker';
 

@@ -17,7 +17,7 @@ import { Label } from '../../../shared/ui/primitives/label';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-import { useCurrentUser } from '../../layouts/currentUser';
+import { useCurrentUser } from '../../entities/session/currentUser';
 import { useCollaboratorMutations } from './mutations';
 
 const SEARCH_DEBOUNCE_MS = 250;

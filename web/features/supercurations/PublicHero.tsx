@@ -4,7 +4,7 @@ import type { Supercuration } from '../../../shared/domain';
 import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { Button } from '../../../shared/ui/primitives/button';
 import { longDate } from '../../lib/dates';
-import { useSession } from '../auth/useSession';
+import { useSession } from '../../entities/session/useSession';
 import { SubscribeBox } from './SubscribeBox';
 import { paths } from '../../../shared/domain/paths';
 

@@ -5,9 +5,9 @@ import { LINK_MESSAGES, type Link, type ResourceListQuery, type Supercuration, t
 import { Button } from '../../../shared/ui/primitives/button';
 import { EmptyState } from '../../components/EmptyState';
 import { useOnScreen } from '../../lib/useOnScreen';
-import { useSession } from '../auth/useSession';
-import { LinkCard, LinkCardSkeleton } from '../links/LinkCard';
-import { useTopicsById } from '../topics/useTopics';
+import { useSession } from '../../entities/session/useSession';
+import { LinkCard, LinkCardSkeleton } from '../../entities/links/LinkCard';
+import { useTopicsById } from '../../entities/topics/useTopics';
 import { useResources } from './queries';
 import { ResourceTagChips } from './ResourceTagChips';
 import type { ViewMode } from './ViewToggle';

@@ -9,9 +9,9 @@ import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { Loading } from '../../components/Loading';
 import { messageOf } from '../../lib/api';
-import { ThumbnailFallback } from '../links/LinkCard';
+import { ThumbnailFallback } from '../../entities/links/LinkCard';
 import { useResourceMutations } from './mutations';
-import { linkFeedQuery } from '../links/useLinkQueries';
+import { linkFeedQuery } from '../../entities/links/useLinkQueries';
 
 const SEARCH_DEBOUNCE_MS = 300;
 

@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/domain';
 import { api } from '../../lib/api';
 import { isSupercurationDetail, queryKeys } from '../../lib/queryKeys';
-import { patchLink, refreshCollections } from '../links/linkCache';
+import { patchLink, refreshCollections } from '../../entities/links/linkCache';
 
 function patchSupercuration(queryClient: QueryClient, id: string, patch: (s: Supercuration) => Supercuration) {
   queryClient.setQueryData<Supercuration>(queryKeys.supercuration(id), (prev) => (prev ? patch(prev) : prev));

@@ -51,16 +51,3 @@ export const resourcesQuery = (id: string, filters: Omit<ResourceListQuery, 'cur
 export function useResources(id: string, filters: Omit<ResourceListQuery, 'cursor'>) {
   return useInfiniteQuery({ ...resourcesQuery(id, filters), refetchOnReconnect: 'always' });
 }
-
-/**
- * 'Add to Supercurations' in Preview & Share: SPEC §2 offers only the collections the user created
- * (collaborators add links from the collection's own page).
- */
-export function useSupercurationOptions() {
-  const choices = useQuery({
-    queryKey: queryKeys.supercurationChoices,
-    queryFn: ({ signal }) => api.mySupercurationChoices(signal),
-    staleTime: 60_000,
-  });
-  return (choices.data ?? []).filter((c) => c.isOwner).map(({ id, title, isPublic }) => ({ id, title, isPublic }));
-}

@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { FORMAT_IDS, LINK_SORTS, TIME_WINDOWS, type FormatId, type ResourceListQuery } from '../../../shared/domain';
-import type { TimeWindow } from '../links/feedFilters';
+import type { TimeWindow } from '../../entities/links/feedFilters';
 import type { ViewMode } from './ViewToggle';
 
 export type ResourceSort = (typeof LINK_SORTS)[number];

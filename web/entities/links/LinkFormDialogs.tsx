@@ -2,7 +2,7 @@ import type { CreateLinkInput, Link } from '../../../shared/domain';
 import { PreviewShareDialog, type ShareFormValues, type SupercurationOption } from '../../../shared/ui/PreviewShareDialog';
 import { shareFormValuesOf } from '../../../shared/ui/shareForm';
 import { api } from '../../lib/api';
-import { useSupercurationOptions } from '../supercurations/queries';
+import { useSupercurationOptions } from '../supercurations/options';
 import { useCreateTopic, useTopics } from '../topics/useTopics';
 import { useCreateLink, useUpdateLink } from './useLinkMutations';
 
