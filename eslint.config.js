@@ -78,7 +78,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['web/**/*.{ts,tsx}', 'shared/ui/**/*.{ts,tsx}', 'extension/**/*.{ts,tsx}'],
+    files: ['web/**/*.{ts,tsx}', 'shared/ui/**/*.{ts,tsx}', 'shared/queries/**/*.{ts,tsx}', 'extension/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },

@@ -1,6 +1,8 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { StrictMode, useEffect, type ReactNode } from 'react';
+import { ApiClientProvider } from '../shared/queries/api-client';
 import { AppToaster } from './components/AppToaster';
+import { api } from './lib/api';
 
 /**
  * Marks the document once the app runs in it (`<html data-ready>`): a page the server rendered
@@ -18,9 +20,11 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   return (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        {children}
-        <AppToaster />
-        <ReadyMark />
+        <ApiClientProvider client={api}>
+          {children}
+          <AppToaster />
+          <ReadyMark />
+        </ApiClientProvider>
       </QueryClientProvider>
     </StrictMode>
   );

@@ -9,7 +9,7 @@ import { directoryQuery, publicSupercurationQuery, resourcesQuery } from './feat
 import { resourceFiltersFrom, resourceListQueryOf } from './features/supercurations/resourceFilters';
 import { setApiFetch } from './lib/api';
 import { createQueryClient } from './lib/queryClient';
-import { queryKeys } from './lib/queryKeys';
+import { queryKeys } from '../shared/queries/keys';
 import { serverDataScript } from './lib/serverData';
 import { routes } from './router';
 import { userQuery } from './routes/ProfilePage';

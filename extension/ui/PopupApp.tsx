@@ -1,9 +1,11 @@
 import { ExternalLink, Settings } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { type CreateLinkInput, type Link, type Topic, type TopicInput } from '../../shared/domain/links';
+import { type ComponentProps, useCallback, useEffect, useRef, useState } from 'react';
+import { type CreateLinkInput, type Link } from '../../shared/domain/links';
 import { LINK_MESSAGES, MSG } from '../../shared/domain/messages';
 import type { UserProfile } from '../../shared/domain/schemas';
-import { ShareForm, type ShareFormValues, type SupercurationOption } from '../../shared/ui/PreviewShareDialog';
+import { ApiClientProvider } from '../../shared/queries/api-client';
+import { useShareFormServices } from '../../shared/queries/share-form';
+import { ShareForm, type ShareFormValues } from '../../shared/ui/PreviewShareDialog';
 import { Button } from '../../shared/ui/primitives/button';
 import { Dialog } from '../../shared/ui/primitives/dialog';
 import { FormError } from '../../shared/ui/primitives/form-error';
@@ -65,25 +67,10 @@ export function PopupApp() {
   const [serverUrl, setServerUrl] = useState('');
   const [api, setApi] = useState<ApiClient | null>(null);
   const [user, setUser] = useState<UserProfile | null>(null);
-  const [topics, setTopics] = useState<Topic[]>([]);
-  const [collections, setCollections] = useState<SupercurationOption[]>([]);
   const [signOutError, setSignOutError] = useState<string | null>(null);
   const target = useRef<Promise<Target | null> | null>(null);
   const capture = useRef<Promise<PageCapture | null> | null>(null);
   const saved = useRef<Link | null>(null);
-
-  /** Topics and collections for the form; it doesn't wait for them. */
-  const loadLists = useCallback((client: ApiClient) => {
-    void client
-      .listTopics()
-      .then(setTopics)
-      .catch(() => {});
-    void client
-      .mySupercurationChoices()
-      // 'Add to Supercurations' offers the collections the user created (SPEC §2), as in the web app.
-      .then((choices) => setCollections(choices.filter((c) => c.isOwner).map(({ id, title, isPublic }) => ({ id, title, isPublic }))))
-      .catch(() => setCollections([]));
-  }, []);
 
   /** Signed in: the form, in edit mode when the page (its address or canonical URL) was shared already. */
   const prepareForm = useCallback(
@@ -91,8 +78,7 @@ export function PopupApp() {
       const tab = await target.current;
       const reason = whyNotShareable(tab?.url);
       if (reason || !tab?.url) {
-        setView({ kind: 'cannot-share', reason: reason ?? '' });
-        return loadLists(client);
+        return setView({ kind: 'cannot-share', reason: reason ?? '' });
       }
       const url = tab.url;
       const [found, page] = await Promise.all([byAddress, capture.current]);
@@ -112,9 +98,8 @@ export function PopupApp() {
       }
       // When the form was filled: the end-to-end tests time 'filled from the page in under 200 ms' with it.
       performance.mark('supercurate:filled');
-      loadLists(client);
     },
-    [loadLists],
+    [],
   );
 
   const start = useCallback(async () => {
@@ -205,15 +190,6 @@ export function PopupApp() {
       const fallback = mode === 'edit' ? LINK_MESSAGES.updateLinkFailed : LINK_MESSAGES.shareLinkFailed;
       throw new Error(messageOf(err, serverUrl, fallback));
     }
-  }
-
-  async function createTopic(input: TopicInput): Promise<Topic> {
-    if (!api) throw new Error('Failed to add topic');
-    const topic = await api.createTopic(input).catch((err: unknown) => {
-      throw new Error(messageOf(err, serverUrl, 'Failed to add topic'));
-    });
-    setTopics((prev) => [...prev, topic]);
-    return topic;
   }
 
   return (
@@ -308,23 +284,17 @@ export function PopupApp() {
             </div>
             {/* A bare dialog root: the form's Cancel reports onOpenChange(false), which closes the popup. */}
             <Dialog open onOpenChange={(open) => void (open || closeSurface())}>
-              <ShareForm
-                mode={view.mode}
-                initialValues={view.initialValues}
-                topics={topics}
-                supercurations={collections}
-                onSubmit={(input) => submit(view.mode, view.link, input)}
-                onDone={() => saved.current && setView({ kind: 'done', mode: view.mode, link: saved.current })}
-                uploadImage={(file) =>
-                  api
-                    ? api.uploadImage(file).catch((err: unknown) => {
-                        throw new Error(messageOf(err, serverUrl, 'Failed to upload image'));
-                      })
-                    : Promise.reject(new Error('Failed to upload image'))
-                }
-                createTopic={createTopic}
-                assetBaseUrl={serverUrl}
-              />
+              {api && (
+                <ApiClientProvider client={api}>
+                  <PopupShareForm
+                    serverUrl={serverUrl}
+                    mode={view.mode}
+                    initialValues={view.initialValues}
+                    onSubmit={(input) => submit(view.mode, view.link, input)}
+                    onDone={() => saved.current && setView({ kind: 'done', mode: view.mode, link: saved.current })}
+                  />
+                </ApiClientProvider>
+              )}
             </Dialog>
           </section>
         )}
@@ -349,5 +319,30 @@ export function PopupApp() {
         )}
       </main>
     </div>
+  );
+}
+
+type ShareFormProps = ComponentProps<typeof ShareForm>;
+
+/**
+ * Preview & Share with the user's topics and collections, through the web app's own query hooks. A
+ * failure reads as the web app's, or names the server when it could not be reached.
+ */
+function PopupShareForm({
+  serverUrl,
+  ...props
+}: Omit<ShareFormProps, 'topics' | 'supercurations' | 'uploadImage' | 'createTopic' | 'assetBaseUrl'> & { serverUrl: string }) {
+  const services = useShareFormServices();
+  const failed = (fallback: string) => (err: unknown): never => {
+    throw new Error(messageOf(err, serverUrl, fallback));
+  };
+  return (
+    <ShareForm
+      {...props}
+      {...services}
+      uploadImage={(file) => services.uploadImage(file).catch(failed(LINK_MESSAGES.uploadImageFailed))}
+      createTopic={(input) => services.createTopic(input).catch(failed(LINK_MESSAGES.addTopicFailed))}
+      assetBaseUrl={serverUrl}
+    />
   );
 }

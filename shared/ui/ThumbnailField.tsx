@@ -2,7 +2,7 @@ import { X } from 'lucide-react';
 import { useState, type ChangeEvent } from 'react';
 import { AVATAR_MAX_BYTES, URL_MAX_LENGTH } from '../domain/constants';
 
-import { MSG } from '../domain/messages';
+import { LINK_MESSAGES, MSG } from '../domain/messages';
 import { errorText } from './errorText';
 import { Button } from './primitives/button';
 import { FormError } from './primitives/form-error';
@@ -45,7 +45,7 @@ export function ThumbnailField({ value, onChange, uploadImage, assetBaseUrl, inv
     try {
       onChange((await uploadImage(file)).url);
     } catch (err) {
-      setUploadError(errorText(err, 'Failed to upload image'));
+      setUploadError(errorText(err, LINK_MESSAGES.uploadImageFailed));
     } finally {
       setUploading(false);
       onUploadingChange(false);

@@ -27,6 +27,9 @@ for (const database of databases) {
       // An empty name is refused with a visible message.
       await section.getByRole('button', { name: 'Create token' }).click();
       await visible(section.getByText(API_TOKEN_MESSAGES.nameRequired));
+      // ...tied to the field, so a screen reader reads it with the name box.
+      const describedBy = await section.getByLabel('Token name').getAttribute('aria-describedby');
+      expect(await page.locator(`#${describedBy}`).textContent()).toBe(API_TOKEN_MESSAGES.nameRequired);
 
       // By keyboard: type the name, choose the expiry, submit with Enter.
       await section.getByLabel('Token name').fill('Nightly export');

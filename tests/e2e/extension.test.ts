@@ -94,6 +94,7 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
 
   test('signed out → sign in → Preview & Share filled from the page DOM → share; the link is on the server; the popup then edits it', async () => {
     const user = await signedInUser(e2e.server.url, 'Ada Extension');
+    const reading = await user.api.createSupercuration({ title: 'Talks to watch' });
     const video = publishVideo('curation', 'Why curation matters');
     await setServerUrl(ext(), e2e.server.url, /^Saved\. Supercurate shares to/);
 
@@ -123,6 +124,8 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
       .toBeGreaterThan(0);
 
     await popup.getByRole('group', { name: 'Topics' }).getByRole('button', { name: 'AI', exact: true }).click();
+    // The user's collections, through the web app's own query hooks.
+    await popup.getByRole('group', { name: 'Add to Supercurations' }).getByLabel('Talks to watch').check();
     await popup.getByRole('button', { name: 'Share', exact: true }).click();
     await visible(popup.getByRole('heading', { name: 'Link shared' }));
 
@@ -134,6 +137,7 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
       thumbnailUrl: video.thumbnail,
       format: 'video',
       topicIds: ['ai'],
+      supercurationIds: [reading.id],
       user: { name: 'Ada Extension' },
     });
     await expect.poll(() => ext().worker.evaluate((id) => supercurateTest.badgeText(id), tabId)).toBe('✓');

@@ -11,7 +11,7 @@ import { SubscribersTable } from '../features/following/SubscribersTable';
 import { useSubscribers } from '../features/following/useFollowing';
 import { useCurrentUser } from '../entities/session/currentUser';
 import { api } from '../lib/api';
-import { queryKeys } from '../lib/queryKeys';
+import { queryKeys } from '../../shared/queries/keys';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 /** 'n Subscribers' (SPEC §2), '1 Subscriber' for one. */

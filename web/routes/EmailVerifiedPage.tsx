@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ACCOUNT_MESSAGES } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
 import { EmptyState } from '../components/EmptyState';
-import { queryKeys } from '../lib/queryKeys';
+import { queryKeys } from '../../shared/queries/keys';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 /** Where a verification (or e-mail change) link ends; Better Auth adds ?error=CODE when it failed. */

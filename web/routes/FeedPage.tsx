@@ -11,7 +11,7 @@ import { useFeedFilters, type FeedScope } from '../entities/links/feedFilters';
 import { FormatFilter } from '../features/links/FormatFilter';
 import { TimeFilter } from '../features/links/TimeFilter';
 import { TopicFilter } from '../features/topics/TopicFilter';
-import { useTopics } from '../entities/topics/useTopics';
+import { useTopics } from '../../shared/queries/topics';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 const ManageTopicsDialog = lazy(() => import('../features/topics/ManageTopicsDialog').then((m) => ({ default: m.ManageTopicsDialog })));

@@ -14,7 +14,7 @@ import { ProfileSupercurations } from '../features/supercurations/ProfileSupercu
 import { useSession } from '../entities/session/useSession';
 import { api } from '../lib/api';
 import { monthAndYear } from '../lib/dates';
-import { queryKeys } from '../lib/queryKeys';
+import { queryKeys } from '../../shared/queries/keys';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 
 /** A user's profile (also prefetched by the server render). */

@@ -9,7 +9,7 @@ import { useSupercurationList } from '../features/supercurations/queries';
 import { SupercurationCard } from '../features/supercurations/SupercurationCard';
 import { SupercurationResults } from '../features/supercurations/SupercurationResults';
 import { TopicFilter } from '../features/topics/TopicFilter';
-import { useTopics } from '../entities/topics/useTopics';
+import { useTopics } from '../../shared/queries/topics';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { useQueryParams } from '../lib/useQueryParams';
 

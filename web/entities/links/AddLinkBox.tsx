@@ -20,7 +20,7 @@ import { Label } from '../../../shared/ui/primitives/label';
 import type { SupercurationOption } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { ShareNewLinkDialog } from './lazyDialogs';
 

@@ -1,26 +1,12 @@
 import type { CreateLinkInput, Link } from '../../../shared/domain';
 import { PreviewShareDialog, type ShareFormValues, type SupercurationOption } from '../../../shared/ui/PreviewShareDialog';
 import { shareFormValuesOf } from '../../../shared/ui/shareForm';
-import { api } from '../../lib/api';
-import { useSupercurationOptions } from '../supercurations/options';
-import { useCreateTopic, useTopics } from '../topics/useTopics';
+import { useShareFormServices } from '../../../shared/queries/share-form';
 import { useCreateLink, useUpdateLink } from './useLinkMutations';
 
 interface DialogState {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-}
-
-/** What the shared dialog needs from the web app: the user's topics and collections, uploads and topic creation. */
-export function useDialogServices() {
-  const topics = useTopics();
-  const createTopic = useCreateTopic();
-  return {
-    topics: topics.data ?? [],
-    supercurations: useSupercurationOptions(),
-    uploadImage: (file: File) => api.uploadImage(file),
-    createTopic: createTopic.mutateAsync,
-  };
 }
 
 /**
@@ -40,7 +26,7 @@ export function ShareNewLinkDialog({
   /** The collection `share` saves into. */
   into?: SupercurationOption;
 }) {
-  const services = useDialogServices();
+  const services = useShareFormServices();
   const create = useCreateLink();
   return (
     <PreviewShareDialog
@@ -60,7 +46,7 @@ export function ShareNewLinkDialog({
  * shown is the author's call (server/policies/links.ts canPlaceLink).
  */
 export function EditLinkDialog({ link, ...state }: DialogState & { link: Link }) {
-  const services = useDialogServices();
+  const services = useShareFormServices();
   const update = useUpdateLink(link.id, link.supercurationIds);
   return (
     <PreviewShareDialog

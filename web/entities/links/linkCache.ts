@@ -1,6 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { Link, Page } from '../../../shared/domain';
-import { linkListFiltersOf, queryKeys } from '../../lib/queryKeys';
+import { linkListFiltersOf, queryKeys } from '../../../shared/queries/keys';
 import type { FeedFilters } from './feedFilters';
 
 export type FeedData = InfiniteData<Page<Link>, string | undefined>;

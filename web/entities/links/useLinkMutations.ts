@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { ApiError } from '../../../shared/api/client';
 import type { CreateLinkInput, LikeState, Link, UpdateLinkInput } from '../../../shared/domain';
 import { api, messageOf } from '../../lib/api';
-import { linkListFiltersOf, queryKeys } from '../../lib/queryKeys';
+import { linkListFiltersOf, queryKeys } from '../../../shared/queries/keys';
 import { patchLink, prependLink, refreshCollections, removeLink } from './linkCache';
 
 export function useCreateLink() {

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { LinkListQuery } from '../../../shared/domain';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import type { FeedFilters } from './feedFilters';
 import { cursorPaging } from '../../lib/paging';
 

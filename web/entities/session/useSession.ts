@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { AUTH_INIT_TIMEOUT_MS, MSG, type UserProfile } from '../../../shared/domain';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 
 /**
  * The current session: `user` is undefined until the first answer, then the profile or null.

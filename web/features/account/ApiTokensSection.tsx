@@ -13,6 +13,7 @@ import {
 import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 import { Button } from '../../../shared/ui/primitives/button';
 import { FormError } from '../../../shared/ui/primitives/form-error';
+import { Field, invalidProps } from '../../../shared/ui/primitives/field';
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { cn } from '../../../shared/ui/cn';
@@ -140,18 +141,16 @@ export function ApiTokensSection() {
       <div className="grid gap-4">
         <form onSubmit={onSubmit} className="grid gap-3 sm:max-w-xl" noValidate>
           <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
-            <div className="grid min-w-0 gap-2">
-              <Label htmlFor="api-token-name">Token name</Label>
+            <Field id="api-token-name" label="Token name" error={invalid ?? undefined}>
               <Input
                 id="api-token-name"
                 value={name}
                 maxLength={API_TOKEN_NAME_MAX}
                 placeholder="e.g. Reading-list script"
                 onChange={(e) => setName(e.target.value)}
-                aria-invalid={invalid ? true : undefined}
-                aria-describedby={invalid ? 'api-token-error' : undefined}
+                {...invalidProps('api-token-name', invalid ?? undefined)}
               />
-            </div>
+            </Field>
             <div className="grid gap-2">
               <Label htmlFor="api-token-expiry">Expires</Label>
               <Select
@@ -173,9 +172,7 @@ export function ApiTokensSection() {
               {create.isPending ? 'Creating...' : 'Create token'}
             </Button>
           </div>
-          <div id="api-token-error">
-            <FormError message={invalid ?? (create.error && messageOf(create.error, API_TOKEN_MESSAGES.createFailed))} />
-          </div>
+          <FormError message={create.error && messageOf(create.error, API_TOKEN_MESSAGES.createFailed)} />
         </form>
 
         {created && <NewToken created={created} onDone={() => setCreated(null)} />}

@@ -9,7 +9,7 @@ import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { api, messageOf } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { SettingsCard } from './SettingsCard';
 
 /** Delete my account: confirmed with the password and by typing the e-mail address. */

@@ -7,7 +7,7 @@ import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Loading } from '../../components/Loading';
 import { api, messageOf } from '../../lib/api';
 import { fullDateTime, relativeTime } from '../../lib/dates';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { accountKeys } from './keys';
 import { SettingsCard } from './SettingsCard';
 import { SectionLoadFailed } from '../../components/LoadStates';

@@ -6,7 +6,7 @@ import { handleOf, MSG, type UserProfile } from '../../../shared/domain';
 import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { Button } from '../../../shared/ui/primitives/button';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { useEditProfileDialog } from './useEditProfileDialog';
 
 /** Avatar, name and handle of the signed-in user (opens Edit profile) and the sign-out button. */

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../../shared/ui/primitives/button';
 import { api } from '../../lib/api';
 import { shortDate } from '../../lib/dates';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 
 /**
  * Dashboard: the confirmed e-mail subscribers of the signed-in user's own collections, per

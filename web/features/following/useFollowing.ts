@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { ApiError } from '../../../shared/api/client';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionState, type UserProfile } from '../../../shared/domain';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { cursorPaging } from '../../lib/paging';
 
 /** A signed-in user's own subscribers (under ['users', id] so signing out drops them with the rest). */

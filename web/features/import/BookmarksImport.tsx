@@ -23,7 +23,7 @@ import { Button } from '../../../shared/ui/primitives/button';
 import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Label } from '../../../shared/ui/primitives/label';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { Select } from '../../../shared/ui/primitives/select';
 
 type State =

@@ -28,7 +28,7 @@ import { sharesToMainFeed } from '../../../shared/ui/shareForm';
 import { SupercurationPicker } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { prependLink, refreshCollections } from '../../entities/links/linkCache';
 import { ShareNewLinkDialog } from '../../entities/links/LinkFormDialogs';
 import { type PreviewState, fallbackPreview, usePreviewQueue } from './usePreviewQueue';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { IMPORT_PREVIEW_CONCURRENCY, LINK_MESSAGES, displayHost, type LinkPreview } from '../../../shared/domain';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 
 export type PreviewState =
   | { status: 'waiting' | 'loading' }

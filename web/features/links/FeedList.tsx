@@ -5,7 +5,7 @@ import { LINK_MESSAGES } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { EmptyState } from '../../components/EmptyState';
 import { useOnScreen } from '../../lib/useOnScreen';
-import { useTopicsById } from '../../entities/topics/useTopics';
+import { useTopicsById } from '../../../shared/queries/topics';
 import { isFiltered, type FeedFilters } from '../../entities/links/feedFilters';
 import { LinkCard, LinkCardSkeleton } from '../../entities/links/LinkCard';
 import { useLinkFeed } from '../../entities/links/useLinkQueries';

@@ -3,7 +3,7 @@ import { Suspense, useState } from 'react';
 import { DEFAULT_LINK_TEXT, isHttpUrl, type Link } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
-import { useTopicsById } from '../../entities/topics/useTopics';
+import { useTopicsById } from '../../../shared/queries/topics';
 import { AuthorLine } from '../../entities/links/AuthorLine';
 import { EditLinkDialog, ShareLinkDialog } from '../../entities/links/lazyDialogs';
 import { LinkTags } from '../../entities/links/LinkTags';

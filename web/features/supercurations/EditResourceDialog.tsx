@@ -4,7 +4,7 @@ import { SUPERCURATION_MESSAGES, type Link, type Supercuration } from '../../../
 import { PreviewShareDialog } from '../../../shared/ui/PreviewShareDialog';
 import { messageOf } from '../../lib/api';
 import { shareFormValuesOf } from '../../../shared/ui/shareForm';
-import { useDialogServices } from '../../entities/links/LinkFormDialogs';
+import { useShareFormServices } from '../../../shared/queries/share-form';
 import { useUpdateLink } from '../../entities/links/useLinkMutations';
 import { useResourceMutations } from './mutations';
 import { ResourceTagPicker } from './ResourceTagPicker';
@@ -23,7 +23,7 @@ interface EditResourceDialogProps {
 export function EditResourceDialog({ link, supercuration, ...state }: EditResourceDialogProps) {
   const initialTags = link.supercurationTags[supercuration.id] ?? [];
   const [tags, setTags] = useState(initialTags);
-  const services = useDialogServices();
+  const services = useShareFormServices();
   const update = useUpdateLink(link.id);
   const { setTags: saveTags } = useResourceMutations(supercuration.id);
   const tagsChanged = tags.length !== initialTags.length || tags.some((t) => !initialTags.includes(t));

@@ -16,7 +16,7 @@ import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { useCurrentUser } from '../../entities/session/currentUser';
 import { useCollaboratorMutations } from './mutations';
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { paths, SUPERCURATION_MESSAGES } from '../../../shared/domain';
 import { EmptyState } from '../../components/EmptyState';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { SupercurationCard } from './SupercurationCard';
 import { SupercurationResults } from './SupercurationResults';
 import { ViewToggle, type ViewMode } from './ViewToggle';

@@ -7,7 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useOnScreen } from '../../lib/useOnScreen';
 import { useSession } from '../../entities/session/useSession';
 import { LinkCard, LinkCardSkeleton } from '../../entities/links/LinkCard';
-import { useTopicsById } from '../../entities/topics/useTopics';
+import { useTopicsById } from '../../../shared/queries/topics';
 import { useResources } from './queries';
 import { ResourceTagChips } from './ResourceTagChips';
 import type { ViewMode } from './ViewToggle';

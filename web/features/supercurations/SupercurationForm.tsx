@@ -19,7 +19,7 @@ import { Switch } from '../../../shared/ui/primitives/switch';
 import { Textarea } from '../../../shared/ui/primitives/textarea';
 import { TopicPicker } from '../../../shared/ui/TopicPicker';
 import { messageOf } from '../../lib/api';
-import { useCreateTopic, useTopics } from '../../entities/topics/useTopics';
+import { useCreateTopic, useTopics } from '../../../shared/queries/topics';
 
 export interface SupercurationFormValues {
   title: string;

@@ -8,7 +8,7 @@ import type {
   UpdateTagCategoryInput,
 } from '../../../shared/domain';
 import { api } from '../../lib/api';
-import { isSupercurationDetail, queryKeys } from '../../lib/queryKeys';
+import { isSupercurationDetail, queryKeys } from '../../../shared/queries/keys';
 import { patchLink, refreshCollections } from '../../entities/links/linkCache';
 
 function patchSupercuration(queryClient: QueryClient, id: string, patch: (s: Supercuration) => Supercuration) {

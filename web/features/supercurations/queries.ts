@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { DirectoryQuery, ResourceListQuery, SupercurationListQuery } from '../../../shared/domain';
 import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import { queryKeys } from '../../../shared/queries/keys';
 import { cursorPaging } from '../../lib/paging';
 
 /** My Supercurations: own, collaborating and others' public collections. */

@@ -13,7 +13,7 @@ import {
 import { TopicEditor } from '../../../shared/ui/TopicEditor';
 import { Loading } from '../../components/Loading';
 import { messageOf } from '../../lib/api';
-import { useCreateTopic, useDeleteTopic, useTopics, useUpdateTopic } from '../../entities/topics/useTopics';
+import { useCreateTopic, useDeleteTopic, useTopics, useUpdateTopic } from '../../../shared/queries/topics';
 
 /** Manage Topics (SPEC §2): add, rename, recolour and delete the user's topics. */
 export function ManageTopicsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {

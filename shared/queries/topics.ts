@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Topic, TopicInput } from '../../../shared/domain';
-import { api } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
+import type { Topic, TopicInput } from '../domain/links';
+import { useApiClient } from './api-client';
+import { queryKeys } from './keys';
 
 /** The signed-in user's topics (pass enabled=false for visitors, who have none). */
 export function useTopics(enabled = true) {
+  const api = useApiClient();
   return useQuery({ queryKey: queryKeys.topics, queryFn: api.listTopics, enabled, staleTime: 5 * 60_000 });
 }
 
@@ -15,6 +16,7 @@ export function useTopicsById(enabled = true): Map<string, Topic> {
 }
 
 export function useCreateTopic() {
+  const api = useApiClient();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: TopicInput) => api.createTopic(input),
@@ -24,6 +26,7 @@ export function useCreateTopic() {
 }
 
 export function useUpdateTopic() {
+  const api = useApiClient();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: string; input: Partial<TopicInput> }) => api.updateTopic(id, input),
@@ -36,6 +39,7 @@ export function useUpdateTopic() {
 }
 
 export function useDeleteTopic() {
+  const api = useApiClient();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.deleteTopic(id),

@@ -1,7 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
-import type { DirectoryQuery, LinkListQuery, ResourceListQuery, SupercurationListQuery } from '../../shared/domain';
+import type { DirectoryQuery, LinkListQuery, ResourceListQuery, SupercurationListQuery } from '../domain';
 
-/** TanStack Query keys used by more than one feature. */
+/** TanStack Query keys used by more than one feature, in the web app and the extension. */
 export const queryKeys = {
   /** The signed-in user, or null when signed out. */
   session: ['session'] as const,
