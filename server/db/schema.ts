@@ -86,8 +86,14 @@ export interface Database {
     is_public: Generated<number>;
     slug: string | null;
     links_count: Generated<number>;
+    followers_count: Generated<number>;
     created_at: string;
     updated_at: string;
+  };
+  supercuration_followers: {
+    supercuration_id: string;
+    user_id: string;
+    created_at: string;
   };
   supercuration_topics: {
     supercuration_id: string;

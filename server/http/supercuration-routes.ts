@@ -8,6 +8,7 @@ import { notFound } from '../errors';
 import { declared, zodRoutes } from './api-route';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
 import { directory } from '../services/directory';
+import { followSupercuration, unfollowSupercuration } from '../services/supercuration-follows';
 import { addResource, listResources, removeResource, setResourceTags } from '../services/resources';
 import {
   createSupercuration,
@@ -88,6 +89,16 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
       await deleteSupercuration(db, await viewer(req), req.params.id);
       return reply.status(204).send();
     },
+  });
+
+  api.route({
+    ...declared(r.followSupercuration, session),
+    handler: async (req) => followSupercuration(db, await viewer(req), req.params.id),
+  });
+
+  api.route({
+    ...declared(r.unfollowSupercuration, session),
+    handler: async (req) => unfollowSupercuration(db, await viewer(req), req.params.id),
   });
 
   // Resources

@@ -62,3 +62,11 @@ export function canRemoveCollaborator(viewer: Viewer | null, c: SupercurationAcc
 export function canSubscribeByEmail(c: SupercurationAccess): boolean {
   return c.isPublic;
 }
+
+/**
+ * Following a collection (its new resources in the follower's feed and digest): a signed-in user,
+ * a public collection, someone else's. Editors see its changes where they make them.
+ */
+export function canFollowSupercuration(viewer: Viewer | null, c: SupercurationAccess): boolean {
+  return viewer !== null && c.isPublic && !canEditSupercuration(viewer, c);
+}

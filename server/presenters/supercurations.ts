@@ -33,6 +33,8 @@ export function toSummaries(rows: SummaryRow[], viewer: Viewer | null): Supercur
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       linksCount: r.links_count,
+      followersCount: Number(r.followers_count),
+      isFollowing: r.follower_id !== null,
       user: userCard(r.user_id, r.owner_name, r.owner_avatar_key),
       canEdit: canEditSupercuration(viewer, access),
       isOwner: isSupercurationOwner(viewer, access),

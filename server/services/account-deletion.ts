@@ -21,7 +21,7 @@ async function decrementEach(
   trx: Q,
   table: 'links' | 'supercurations' | 'profiles',
   key: 'id' | 'user_id',
-  column: 'likes_count' | 'reposts_count' | 'links_count' | 'subscribers_count' | 'subscriptions_count',
+  column: 'likes_count' | 'reposts_count' | 'links_count' | 'followers_count' | 'subscribers_count' | 'subscriptions_count',
   counts: Map<string, number>,
 ): Promise<void> {
   for (const [id, by] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -43,7 +43,8 @@ async function decrementEach(
  * Every counter of other rows moves by exactly the rows deleted here: the likes_count of links it
  * liked, the reposts_count of links it reposted, the links_count of others' collections holding
  * its links, the subscribers_count of users it followed and the subscriptions_count of its
- * followers. Links others reposted from it stay theirs (original_post_id → null).
+ * followers, the followers_count of the collections it followed. Links others reposted from it
+ * stay theirs (original_post_id → null).
  *
  * Runs in Better Auth's `beforeDelete` of delete-user, which has checked the password; Better
  * Auth's own deletion then finds nothing left. Answers the uploaded avatar to remove once committed.
@@ -81,6 +82,8 @@ export async function deleteAccountData(db: Db, userId: string): Promise<{ avata
     await decrementEach(trx, 'profiles', 'user_id', 'subscribers_count', tally(following.map((s) => s.publisher_id)));
     const followers = await trx.deleteFrom('user_subscriptions').where('publisher_id', '=', userId).returning('subscriber_id').execute();
     await decrementEach(trx, 'profiles', 'user_id', 'subscriptions_count', tally(followers.map((s) => s.subscriber_id)));
+    const followed = await trx.deleteFrom('supercuration_followers').where('user_id', '=', userId).returning('supercuration_id').execute();
+    await decrementEach(trx, 'supercurations', 'id', 'followers_count', tally(followed.map((f) => f.supercuration_id)));
 
     // No mail goes out to the subscribers of its collections, nor to the account itself.
     const user = await trx.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirst();

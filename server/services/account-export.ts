@@ -104,6 +104,15 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
         .execute();
     const subscriptions = await people('subscriber_id', 'publisher_id');
     const followers = await people('publisher_id', 'subscriber_id');
+    // Only those still public: a collection that turned private is no longer the follower's to see.
+    const followedCollections = await trx
+      .selectFrom('supercuration_followers as f')
+      .innerJoin('supercurations as s', 's.id', 'f.supercuration_id')
+      .select(['s.id', 's.title', 'f.created_at'])
+      .where('f.user_id', '=', userId)
+      .where('s.is_public', '=', 1)
+      .orderBy('f.created_at')
+      .execute();
 
     const tagsOf = groupBy(tags, (t) => t.category_id);
     const categoriesOf = groupBy(categories, (c) => c.supercuration_id);
@@ -166,6 +175,7 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
       likes: likes.map((l) => ({ linkId: l.link_id, title: l.title, url: l.url, likedAt: l.created_at })),
       subscriptions: subscriptions.map((s) => ({ userId: s.id, name: s.name, since: s.created_at })),
       subscribers: followers.map((s) => ({ userId: s.id, name: s.name, since: s.created_at })),
+      followedCollections: followedCollections.map((c) => ({ id: c.id, title: c.title, since: c.created_at })),
     };
   });
 }

@@ -42,7 +42,8 @@ const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN')
 // Reading
 
 /**
- * Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them.
+ * Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them
+ * and follows them.
  * The owner's name and avatar are scalar subqueries (a primary-key lookup per row), not joins:
  * PostgreSQL joined a page of 24 by hashing the whole user and profiles tables (~2 ms a page with
  * 2,000 users, growing with them).
@@ -53,6 +54,9 @@ export function summaryRows(db: Q, viewerId: string | null) {
     .leftJoin('collaborators as vc', (join) =>
       join.onRef('vc.supercuration_id', '=', 's.id').on('vc.user_id', '=', viewerId ?? ''),
     )
+    .leftJoin('supercuration_followers as vf', (join) =>
+      join.onRef('vf.supercuration_id', '=', 's.id').on('vf.user_id', '=', viewerId ?? ''),
+    )
     .select([
       's.id',
       's.user_id',
@@ -62,6 +66,7 @@ export function summaryRows(db: Q, viewerId: string | null) {
       's.is_public',
       's.slug',
       's.links_count',
+      's.followers_count',
       's.created_at',
       's.updated_at',
     ])
@@ -69,6 +74,7 @@ export function summaryRows(db: Q, viewerId: string | null) {
       eb.selectFrom('user as u').select('u.name').whereRef('u.id', '=', 's.user_id').as('owner_name'),
       eb.selectFrom('profiles as p').select('p.avatar_key').whereRef('p.user_id', '=', 's.user_id').as('owner_avatar_key'),
       'vc.user_id as collaborator_id',
+      'vf.user_id as follower_id',
     ])
     .select((eb) =>
       jsonRows(

@@ -321,6 +321,11 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     /** Public collections only; the answer is the same whether or not the address was already subscribed. */
     subscribeByEmail: (id: string, email: string) =>
       call('subscribeByEmail', { params: { id }, body: { email }, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),
+    /** Follows someone else's public collection; idempotent. */
+    followSupercuration: (id: string) =>
+      call('followSupercuration', { params: { id }, body: {}, fallback: SUPERCURATION_MESSAGES.followFailed }),
+    unfollowSupercuration: (id: string) =>
+      call('unfollowSupercuration', { params: { id }, fallback: SUPERCURATION_MESSAGES.unfollowFailed }),
 
     listTopics: () => call('listTopics', { fallback: LINK_MESSAGES.loadTopicsFailed }),
     createTopic: (input: TopicInput) => call('createTopic', { body: input, fallback: LINK_MESSAGES.addTopicFailed }),

@@ -57,4 +57,6 @@ export const endpoints = {
   addCollaborator: { method: 'POST', url: '/api/supercurations/:id/collaborators' },
   removeCollaborator: { method: 'DELETE', url: '/api/supercurations/:id/collaborators/:userId' },
   subscribeByEmail: { method: 'POST', url: '/api/supercurations/:id/subscribers' },
+  followSupercuration: { method: 'POST', url: '/api/supercurations/:id/follow' },
+  unfollowSupercuration: { method: 'DELETE', url: '/api/supercurations/:id/follow' },
 } as const;

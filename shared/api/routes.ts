@@ -26,6 +26,7 @@ import {
   type EmailSubscriberGroup,
   type Supercuration,
   type SupercurationChoice,
+  type SupercurationFollowState,
   type SupercurationSummary,
   type TagCategory,
   addCollaboratorSchema,
@@ -390,6 +391,16 @@ export const apiRoutes = {
   subscribeByEmail: route<EmailSubscribeResult>()({
     ...endpoints.subscribeByEmail,
     schema: { summary: 'Subscribe an e-mail address to a public collection (double opt-in)', tags: ['Supercurations'], params: id, body: emailSubscribeSchema },
+  }),
+  followSupercuration: route<SupercurationFollowState>()({
+    ...endpoints.followSupercuration,
+    auth: SUPERCURATION_MESSAGES.mustLogInToFollow,
+    schema: { summary: "Follow someone else's public collection (idempotent)", tags: ['Supercurations'], params: id },
+  }),
+  unfollowSupercuration: route<SupercurationFollowState>()({
+    ...endpoints.unfollowSupercuration,
+    auth: SUPERCURATION_MESSAGES.mustLogInToFollow,
+    schema: { summary: 'Stop following a collection (idempotent)', tags: ['Supercurations'], params: id },
   }),
 } as const satisfies Record<string, ApiRoute>;
 

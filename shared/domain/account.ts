@@ -87,6 +87,8 @@ export interface AccountExport {
   }[];
   likes: { linkId: string; title: string; url: string | null; likedAt: string }[];
   subscriptions: { userId: string; name: string; since: string }[];
+  /** Public collections the user follows. */
+  followedCollections: { id: string; title: string; since: string }[];
   subscribers: { userId: string; name: string; since: string }[];
 }
 

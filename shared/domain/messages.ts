@@ -145,6 +145,10 @@ export const SUPERCURATION_MESSAGES = {
   invalidFocus: 'Unknown focus category',
   invalidInput: 'Invalid supercuration data',
   tooManySubscribeAttempts: MSG.tooManyRequests,
+  mustLogInToFollow: 'You must be logged in to follow a supercuration',
+  editorsCannotFollow: 'You edit this supercuration: its changes are already yours',
+  followFailed: 'Failed to follow supercuration',
+  unfollowFailed: 'Failed to unfollow supercuration',
 } as const;
 
 /** 'Added {name} as collaborator' (SPEC §8). */

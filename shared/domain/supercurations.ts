@@ -202,6 +202,10 @@ export interface SupercurationSummary {
   createdAt: string;
   updatedAt: string;
   linksCount: number;
+  /** Signed-in users who follow it (public collections; see SupercurationFollowState). */
+  followersCount: number;
+  /** Whether the viewer follows it. */
+  isFollowing: boolean;
   /** The owner (created_by). */
   user: LinkAuthor;
   /** Owner or collaborator: may edit, tag, add and remove resources, add collaborators. */
@@ -229,6 +233,12 @@ export type CollaboratorCandidate = Collaborator;
 export interface Supercuration extends SupercurationSummary {
   tagCategories: TagCategory[];
   collaborators: Collaborator[];
+}
+
+/** The answer of following or unfollowing a collection. */
+export interface SupercurationFollowState {
+  isFollowing: boolean;
+  followersCount: number;
 }
 
 /** A collection the viewer may add links to (own + collaborating), for 'Add to Supercurations'. */

@@ -364,6 +364,9 @@ const TABLE: Record<string, Row> = {
   },
   // E-mail subscriptions are for public collections only, whoever asks.
   'POST /api/supercurations/:id/subscribers': { visitor: 404, stranger: 404, collaborator: 404, owner: 404, call: (w) => ({ params: collectionParams(w), json: { email: newUser().email } }) },
+  // Following: someone else's public collection; its editors already see its changes, a private one is 404.
+  'POST /api/supercurations/:id/follow': { visitor: 401, stranger: 200, collaborator: 200, owner: 400, call: (w) => ({ params: { id: w.publicCollection.id } }) },
+  'DELETE /api/supercurations/:id/follow': { visitor: 401, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w) }) },
   'GET /supercurations/public/:slug/feed.xml': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: slugParams(w) }) },
   'GET /s/:slug': { visitor: 301, stranger: 301, collaborator: 301, owner: 301, call: (w) => ({ params: slugParams(w) }) },
 
