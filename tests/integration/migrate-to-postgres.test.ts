@@ -5,7 +5,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authOptions } from '../../server/auth';
+import { loadConfig } from '../../server/config';
 import { type Db, openDatabase } from '../../server/db';
+import { migrate } from '../../server/db/migrate';
 import { SKIPPED_TABLES } from '../../server/db/to-postgres/tables';
 import { mailDir } from '../../server/mail/mailer';
 import { type ApiClient, createApiClient } from '../../shared/api/client';
@@ -49,6 +52,25 @@ async function copiedRows(db: Db, tables: string[]): Promise<Record<string, stri
       .sort();
   }
   return result;
+}
+
+/** Definitions of every index and constraint of a PostgreSQL schema. */
+async function schemaOf(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ definition: string }>`
+    select pg_get_indexdef(x.indexrelid) as definition
+      from pg_index x join pg_class c on c.oid = x.indexrelid where c.relnamespace = current_schema()::regnamespace
+    union all
+    select k.conrelid::regclass || ' ' || k.conname || ' ' || pg_get_constraintdef(k.oid)
+      from pg_constraint k where k.connamespace = current_schema()::regnamespace
+    order by 1`.execute(db.kysely);
+  return rows.map((r) => r.definition);
+}
+
+/** A PostgreSQL database migrated as the server migrates it on start. */
+async function migratedDatabase(dataDir: string, databaseUrl: string): Promise<Db> {
+  const db = openDatabase({ dataDir, databaseUrl });
+  await migrate(db, authOptions(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }), db));
+  return db;
 }
 
 interface World {
@@ -199,6 +221,13 @@ describe.skipIf(!postgres)('npm run migrate:to-postgres [postgres]', () => {
       expect(copied).toEqual(await copiedRows(sqliteDb, tables));
       for (const table of ['user', 'session', 'account', 'likes', 'collaborators', 'user_subscriptions', 'email_subscribers', 'mail_outbox']) {
         expect(copied[table]?.length, table).toBeGreaterThan(0);
+      }
+      // The indexes and foreign keys set aside during the copy are all back.
+      const reference = await migratedDatabase(dataDir, await freshTarget());
+      try {
+        expect(await schemaOf(pgDb)).toEqual(await schemaOf(reference));
+      } finally {
+        await reference.close();
       }
     } finally {
       await sqliteDb.close();

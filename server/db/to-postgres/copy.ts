@@ -1,11 +1,11 @@
 import type SQLite from 'better-sqlite3';
 import type PG from 'pg';
-import { type Column, type TablePlan, quote } from './tables';
+import { type TablePlan, quote } from './tables';
 
 /** Rows per batch: one SQLite read and one PostgreSQL insert each. */
-export const BATCH_ROWS = 5_000;
+const BATCH_ROWS = 5_000;
 /** A batch also ends past this much text and blob data, so wide rows (mail bodies) keep memory bounded. */
-export const BATCH_BYTES = 16 * 1024 * 1024;
+const BATCH_BYTES = 16 * 1024 * 1024;
 
 const byteSize = (row: unknown[]) =>
   row.reduce<number>((sum, v) => sum + (typeof v === 'string' ? v.length * 2 : Buffer.isBuffer(v) ? v.length : 8), 0);
@@ -13,16 +13,16 @@ const byteSize = (row: unknown[]) =>
 /**
  * A table's rows in primary-key order, batch after batch, each read by a keyset query
  * (`(key) > (last key of the previous batch)`), so a batch costs the same at any depth and only
- * one is in memory. `columns` must include the key; `where` narrows the rows.
+ * one is in memory. `columns` must include the key.
  */
-function* batches(sqlite: SQLite.Database, table: string, columns: string[], key: string[], where = 'true'): Generator<unknown[][]> {
+function* batches(sqlite: SQLite.Database, table: string, columns: string[], key: string[]): Generator<unknown[][]> {
   const list = columns.map(quote).join(', ');
   const order = key.map(quote).join(', ');
   const keyAt = key.map((k) => columns.indexOf(k));
-  const first = sqlite.prepare(`select ${list} from ${quote(table)} where ${where} order by ${order} limit ${BATCH_ROWS}`).raw(true);
+  const first = sqlite.prepare(`select ${list} from ${quote(table)} order by ${order} limit ${BATCH_ROWS}`).raw(true);
   const next = sqlite
     .prepare(
-      `select ${list} from ${quote(table)} where (${order}) > (${key.map(() => '?').join(', ')}) and ${where} ` +
+      `select ${list} from ${quote(table)} where (${order}) > (${key.map(() => '?').join(', ')}) ` +
         `order by ${order} limit ${BATCH_ROWS}`,
     )
     .raw(true);
@@ -55,19 +55,7 @@ export function toPostgres(value: unknown, type: string): unknown {
   return value;
 }
 
-/** One `insert ... select * from unnest($1::type[], ...)`: a statement per batch, whatever its length. */
-function unnestArgs(columns: Column[], rows: unknown[][], value: (row: unknown[], i: number) => unknown) {
-  return {
-    casts: columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', '),
-    values: columns.map((c, i) => rows.map((row) => toPostgres(value(row, i), c.type))),
-  };
-}
-
-/**
- * Copies one table, batch by batch, calling `progress` with the rows copied so far. Columns in
- * `selfReferences` are written NULL, then set by a second pass over the rows that have them, once
- * every row they may point at exists.
- */
+/** Copies one table, batch by batch, calling `progress` with the rows copied so far. */
 export async function copyTable(
   sqlite: SQLite.Database,
   pg: PG.ClientBase,
@@ -75,48 +63,46 @@ export async function copyTable(
   progress: (rows: number) => void,
 ): Promise<void> {
   const names = plan.columns.map((c) => c.name);
-  const deferred = new Set(plan.selfReferences);
+  const casts = plan.columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ');
+  const insert = `insert into ${quote(plan.name)} (${names.map(quote).join(', ')}) select * from unnest(${casts})`;
   let copied = 0;
   for (const rows of batches(sqlite, plan.name, names, plan.key)) {
-    const { casts, values } = unnestArgs(plan.columns, rows, (row, i) => (deferred.has(names[i] as string) ? null : row[i]));
-    await pg.query(`insert into ${quote(plan.name)} (${names.map(quote).join(', ')}) select * from unnest(${casts})`, values);
+    // One statement per batch, whatever its length: an array per column.
+    await pg.query(insert, plan.columns.map((c, i) => rows.map((row) => toPostgres(row[i], c.type))));
     copied += rows.length;
     progress(copied);
-  }
-  if (deferred.size === 0) return;
-
-  const columns = plan.columns.filter((c) => plan.key.includes(c.name) || deferred.has(c.name));
-  const selected = columns.map((c) => c.name);
-  const notNull = plan.selfReferences.map((c) => `${quote(c)} is not null`).join(' or ');
-  const set = plan.selfReferences.map((c) => `${quote(c)} = v.${quote(c)}`).join(', ');
-  const match = plan.key.map((k) => `t.${quote(k)} = v.${quote(k)}`).join(' and ');
-  for (const rows of batches(sqlite, plan.name, selected, plan.key, notNull)) {
-    const { casts, values } = unnestArgs(columns, rows, (row, i) => row[i]);
-    await pg.query(
-      `update ${quote(plan.name)} as t set ${set} from unnest(${casts}) as v(${selected.map(quote).join(', ')}) where ${match}`,
-      values,
-    );
   }
 }
 
 /**
- * Drops the indexes of `tables` that back no constraint (primary keys, unique constraints and the
- * foreign keys' checks stay), and returns how to create them again. Building an index once from
- * the copied rows is much faster than updating a dozen of them per row: links had 2,500 rows/s
- * with them in place. Unique indexes are checked when rebuilt.
+ * Drops the foreign keys of `tables` and their indexes that back no constraint (primary keys and
+ * unique constraints stay), and returns how to put them back: indexes built once from the copied
+ * rows, then each foreign key checked by one query over its table, as pg_restore does. Per-row
+ * upkeep of a dozen indexes and foreign-key triggers cost most of the copy's time (links: 2,500
+ * rows/s with them, see docs/decisions.md), and a row may reference one copied later (a repost its
+ * original). Unique indexes are checked when rebuilt; all of it within the copy's transaction.
  */
-export async function dropSecondaryIndexes(pg: PG.ClientBase, tables: string[]): Promise<() => Promise<number>> {
-  const { rows } = await pg.query<{ name: string; definition: string }>(
+export async function dropIndexesAndForeignKeys(pg: PG.ClientBase, tables: string[]): Promise<() => Promise<void>> {
+  const { rows: foreignKeys } = await pg.query<{ table: string; name: string; definition: string }>(
+    `select t.relname as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
+       from pg_constraint k join pg_class t on t.oid = k.conrelid
+      where k.contype = 'f' and t.relname = any($1) and t.relnamespace = current_schema()::regnamespace`,
+    [tables],
+  );
+  const { rows: indexes } = await pg.query<{ name: string; definition: string }>(
     `select c.relname as name, pg_get_indexdef(x.indexrelid) as definition
        from pg_index x join pg_class c on c.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
       where t.relname = any($1) and t.relnamespace = current_schema()::regnamespace
         and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid)`,
     [tables],
   );
-  for (const { name } of rows) await pg.query(`drop index ${quote(name)}`);
+  for (const { table, name } of foreignKeys) await pg.query(`alter table ${quote(table)} drop constraint ${quote(name)}`);
+  for (const { name } of indexes) await pg.query(`drop index ${quote(name)}`);
   return async () => {
-    for (const { definition } of rows) await pg.query(definition);
-    return rows.length;
+    for (const { definition } of indexes) await pg.query(definition);
+    for (const { table, name, definition } of foreignKeys) {
+      await pg.query(`alter table ${quote(table)} add constraint ${quote(name)} ${definition}`);
+    }
   };
 }
 

@@ -6,7 +6,7 @@ import { authOptions } from '../../auth';
 import type { Config } from '../../config';
 import { openDatabase } from '../index';
 import { migrate } from '../migrate';
-import { advanceSequences, copyTable, dropSecondaryIndexes } from './copy';
+import { advanceSequences, copyTable, dropIndexesAndForeignKeys } from './copy';
 import { SKIPPED_TABLES, type TablePlan, nonEmptyTables, planCopy } from './tables';
 
 /** A reason not to start, told to the user as is (exit 1, nothing written). */
@@ -48,8 +48,8 @@ async function migrateBoth(config: Config, log: (line: string) => void): Promise
 /**
  * Copies DATA_DIR's SQLite database into the empty PostgreSQL database of DATABASE_URL: refuses a
  * target holding any row; brings both schemas to this release's migrations; then copies every
- * table (SKIPPED_TABLES aside) in foreign-key order, in keyset batches, in ONE PostgreSQL
- * transaction, from one SQLite read snapshot. A failure or an interruption rolls the copy back
+ * table (SKIPPED_TABLES aside) in keyset batches, then builds the indexes and checks the foreign
+ * keys, all in ONE PostgreSQL transaction, from one SQLite read snapshot. A failure or an interruption rolls the copy back
  * and leaves an empty target to run again on (docs/decisions.md, "From SQLite to PostgreSQL").
  */
 export async function copySqliteToPostgres(config: Config & { databaseUrl: string }, log: (line: string) => void): Promise<void> {
@@ -81,11 +81,11 @@ export async function copySqliteToPostgres(config: Config & { databaseUrl: strin
         await target.query(`set local timezone = 'UTC'`);
         await target.query(`set local maintenance_work_mem = '256MB'`);
         const tables = plans.map((p) => p.name);
-        const recreateIndexes = await dropSecondaryIndexes(target, tables);
+        const restore = await dropIndexesAndForeignKeys(target, tables);
         for (const plan of plans) await copyTable(sqlite, target, plan, progressLine(plan, log));
         const indexing = performance.now();
-        const indexes = await recreateIndexes();
-        log(`Indexes: ${indexes} rebuilt in ${((performance.now() - indexing) / 1000).toFixed(1)} s`);
+        await restore();
+        log(`Indexes built and foreign keys checked in ${((performance.now() - indexing) / 1000).toFixed(1)} s`);
         await advanceSequences(target, tables);
         await target.query('commit');
       } catch (err) {

@@ -25,11 +25,6 @@ export interface TablePlan {
   columns: Column[];
   /** Primary-key columns, in key order: the keyset the batches are read by. */
   key: string[];
-  /**
-   * Columns referencing this same table (links.original_post_id): a row may point at one of a later
-   * batch, so they are written as NULL first and set once every row is in.
-   */
-  selfReferences: string[];
   rows: number;
 }
 
@@ -64,44 +59,16 @@ async function postgresColumns(pg: PG.ClientBase): Promise<Map<string, Map<strin
   return tables;
 }
 
-/** Foreign keys of the PostgreSQL schema: the referencing table, its columns, the referenced table. */
-async function postgresForeignKeys(pg: PG.ClientBase) {
-  const { rows } = await pg.query<{ table: string; columns: string[]; references: string }>(
-    `select t.relname as table, r.relname as references,
-            array(select a.attname::text from pg_attribute a where a.attrelid = k.conrelid and a.attnum = any(k.conkey)) as columns
-       from pg_constraint k join pg_class t on t.oid = k.conrelid join pg_class r on r.oid = k.confrelid
-      where k.contype = 'f' and k.connamespace = current_schema()::regnamespace`,
-  );
-  return rows;
-}
-
-/** Referenced tables before the tables that reference them; throws on a cycle between tables. */
-function orderByForeignKeys(tables: string[], dependsOn: Map<string, Set<string>>): string[] {
-  const ordered: string[] = [];
-  const done = new Set<string>();
-  let pending = [...tables];
-  while (pending.length > 0) {
-    const ready = pending.filter((t) => [...(dependsOn.get(t) ?? [])].every((d) => done.has(d) || !tables.includes(d)));
-    if (ready.length === 0) throw new Error(`Foreign keys form a cycle between tables: ${pending.join(', ')}`);
-    for (const t of ready) {
-      ordered.push(t);
-      done.add(t);
-    }
-    pending = pending.filter((t) => !done.has(t));
-  }
-  return ordered;
-}
-
 /**
- * What to copy, in foreign-key order: every ordinary SQLite table but SKIPPED_TABLES, each with the
- * PostgreSQL types of its columns. Throws, naming them, on tables or columns the target lacks and on
+ * What to copy: every ordinary SQLite table but SKIPPED_TABLES, each with the PostgreSQL types of
+ * its columns. (In any order: foreign keys are checked once the rows are in, see dropIndexesAndForeignKeys.) Throws, naming them, on tables or columns the target lacks and on
  * tables without a primary key (nothing to page by): better to stop than to drop data.
  */
 export async function planCopy(sqlite: SQLite.Database, pg: PG.ClientBase): Promise<TablePlan[]> {
   const targetColumns = await postgresColumns(pg);
   const tables = sqliteTables(sqlite).filter((t) => !(t in SKIPPED_TABLES));
   const problems: string[] = [];
-  const plans = new Map<string, TablePlan>();
+  const plans: TablePlan[] = [];
   for (const table of tables) {
     const target = targetColumns.get(table);
     if (!target) {
@@ -117,24 +84,11 @@ export async function planCopy(sqlite: SQLite.Database, pg: PG.ClientBase): Prom
       .map((c) => c.name);
     if (key.length === 0) problems.push(`table ${table} has no primary key`);
     const { n } = sqlite.prepare(`select count(*) as n from ${quote(table)}`).get() as { n: number };
-    plans.set(table, {
-      name: table,
-      columns: columns.map((c) => ({ name: c.name, type: target.get(c.name) ?? 'text' })),
-      key,
-      selfReferences: [],
-      rows: n,
-    });
+    plans.push({ name: table, columns: columns.map((c) => ({ name: c.name, type: target.get(c.name) ?? 'text' })), key, rows: n });
   }
   if (problems.length > 0) throw new Error(`The PostgreSQL schema does not match the SQLite database:\n  ${problems.join('\n  ')}`);
 
-  const dependsOn = new Map<string, Set<string>>();
-  for (const fk of await postgresForeignKeys(pg)) {
-    const plan = plans.get(fk.table);
-    if (!plan) continue;
-    if (fk.references === fk.table) plan.selfReferences.push(...fk.columns);
-    else dependsOn.set(fk.table, (dependsOn.get(fk.table) ?? new Set()).add(fk.references));
-  }
-  return orderByForeignKeys([...plans.keys()], dependsOn).map((t) => plans.get(t) as TablePlan);
+  return plans;
 }
 
 /** Tables of the PostgreSQL schema holding at least one row (the migrations' own tables aside). */
