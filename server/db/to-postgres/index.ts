@@ -49,8 +49,9 @@ async function migrateBoth(config: Config, log: (line: string) => void): Promise
  * Copies DATA_DIR's SQLite database into the empty PostgreSQL database of DATABASE_URL: refuses a
  * target holding any row; brings both schemas to this release's migrations; then copies every
  * table (SKIPPED_TABLES aside) in keyset batches, then builds the indexes and checks the foreign
- * keys, all in ONE PostgreSQL transaction, from one SQLite read snapshot. A failure or an interruption rolls the copy back
- * and leaves an empty target to run again on (docs/decisions.md, "From SQLite to PostgreSQL").
+ * keys, all in ONE PostgreSQL transaction, from one SQLite read snapshot. A failure or an
+ * interruption rolls the copy back and leaves an empty target to run again on (docs/decisions.md,
+ * "From SQLite to PostgreSQL").
  */
 export async function copySqliteToPostgres(config: Config & { databaseUrl: string }, log: (line: string) => void): Promise<void> {
   const file = path.join(config.dataDir, SQLITE_FILE);

@@ -61,8 +61,9 @@ async function postgresColumns(pg: PG.ClientBase): Promise<Map<string, Map<strin
 
 /**
  * What to copy: every ordinary SQLite table but SKIPPED_TABLES, each with the PostgreSQL types of
- * its columns. (In any order: foreign keys are checked once the rows are in, see dropIndexesAndForeignKeys.) Throws, naming them, on tables or columns the target lacks and on
- * tables without a primary key (nothing to page by): better to stop than to drop data.
+ * its columns, in any order (foreign keys are checked once all rows are in: dropIndexesAndForeignKeys).
+ * Throws, naming them, on tables or columns the target lacks and on tables without a primary key
+ * (nothing to page by): better to stop than to drop data.
  */
 export async function planCopy(sqlite: SQLite.Database, pg: PG.ClientBase): Promise<TablePlan[]> {
   const targetColumns = await postgresColumns(pg);
@@ -87,7 +88,6 @@ export async function planCopy(sqlite: SQLite.Database, pg: PG.ClientBase): Prom
     plans.push({ name: table, columns: columns.map((c) => ({ name: c.name, type: target.get(c.name) ?? 'text' })), key, rows: n });
   }
   if (problems.length > 0) throw new Error(`The PostgreSQL schema does not match the SQLite database:\n  ${problems.join('\n  ')}`);
-
   return plans;
 }
 
