@@ -1,10 +1,11 @@
-import { CalendarDays, LogIn, Pencil } from 'lucide-react';
+import { CalendarDays, LogIn, Pencil, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Supercuration } from '../../../shared/domain';
 import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { Button } from '../../../shared/ui/primitives/button';
 import { longDate } from '../../lib/dates';
 import { useSession } from '../../entities/session/useSession';
+import { FollowButton, followersText } from './FollowButton';
 import { SubscribeBox } from './SubscribeBox';
 import { paths } from '../../../shared/domain/paths';
 
@@ -38,6 +39,10 @@ export function PublicHero({ supercuration: s }: { supercuration: Supercuration 
                 {created}
               </time>
             </span>
+            <span className="flex items-center gap-1.5">
+              <Users aria-hidden="true" className="size-4" />
+              {followersText(s.followersCount)}
+            </span>
           </div>
           {s.canEdit && (
             <Button variant="outline" asChild className="justify-self-start">
@@ -49,6 +54,7 @@ export function PublicHero({ supercuration: s }: { supercuration: Supercuration 
           )}
         </div>
         <div className="grid gap-3">
+          <FollowButton supercuration={s} />
           <SubscribeBox supercurationId={s.id} />
           {!user && (
             <Button variant="secondary" asChild>

@@ -7,6 +7,7 @@ import { Button } from '../../../shared/ui/primitives/button';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { TopicChip } from '../../../shared/ui/TopicChip';
 import { CARD_GRID_IMAGE_SIZES } from '../../lib/imageSizes';
+import { FollowButton } from './FollowButton';
 import { VisibilityBadge } from './VisibilityBadge';
 import type { ViewMode } from './ViewToggle';
 import { paths } from '../../../shared/domain/paths';
@@ -85,6 +86,11 @@ export function SupercurationCard({ supercuration: s, to, manage = false, layout
             <span aria-hidden="true">·</span>
             <span className="shrink-0">{linkCountText(s.linksCount)}</span>
           </span>
+          {!manage && (
+            <span className="relative z-10">
+              <FollowButton supercuration={s} size="sm" />
+            </span>
+          )}
           {manage && (preview || s.canEdit) && (
             <span className="relative z-10 flex gap-1.5">
               {preview && (

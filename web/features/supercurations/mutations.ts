@@ -1,13 +1,18 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type {
-  AddResourceInput,
-  CreateSupercurationInput,
-  Supercuration,
-  TagCategory,
-  UpdateSupercurationInput,
-  UpdateTagCategoryInput,
+import { type InfiniteData, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import {
+  type AddResourceInput,
+  type CreateSupercurationInput,
+  type Page,
+  SUPERCURATION_MESSAGES,
+  type Supercuration,
+  type SupercurationFollowState,
+  type SupercurationSummary,
+  type TagCategory,
+  type UpdateSupercurationInput,
+  type UpdateTagCategoryInput,
 } from '../../../shared/domain';
-import { api } from '../../lib/api';
+import { api, messageOf } from '../../lib/api';
 import { isSupercurationDetail, queryKeys } from '../../../shared/queries/keys';
 import { patchLink, refreshCollections } from '../../entities/links/linkCache';
 
@@ -54,6 +59,29 @@ export function useDeleteSupercuration(id: string) {
       // Links lose this collection from their supercurationIds.
       void queryClient.invalidateQueries({ queryKey: queryKeys.links });
     },
+  });
+}
+
+type CachedCollections = SupercurationSummary | InfiniteData<Page<SupercurationSummary>> | SupercurationSummary[] | undefined;
+
+/** The follow state put into every cached copy of the collection: its page, and the lists that show it. */
+function withFollowState(data: CachedCollections, id: string, state: SupercurationFollowState): CachedCollections {
+  if (!data || Array.isArray(data)) return data;
+  if ('pages' in data) {
+    return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((s) => (s.id === id ? { ...s, ...state } : s)) })) };
+  }
+  return data.id === id ? { ...data, ...state } : data;
+}
+
+/** Follow / Unfollow someone else's public collection; the count comes back from the server. */
+export function useFollowToggle(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (follow: boolean) => (follow ? api.followSupercuration(id) : api.unfollowSupercuration(id)),
+    onSuccess: (state) =>
+      queryClient.setQueriesData<CachedCollections>({ queryKey: queryKeys.supercurations }, (data) => withFollowState(data, id, state)),
+    onError: (err, follow) =>
+      toast.error(messageOf(err, follow ? SUPERCURATION_MESSAGES.followFailed : SUPERCURATION_MESSAGES.unfollowFailed)),
   });
 }
 
