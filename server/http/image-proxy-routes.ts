@@ -21,7 +21,7 @@ interface Deps {
 /** Proxied images each client address may ask for per minute (a feed page shows dozens). */
 export const IMAGE_PROXY_RATE_LIMIT = 300;
 /** Hits of that limit counted per database write (see countedInBlocks). */
-const IMAGE_PROXY_BLOCK = 10;
+export const IMAGE_PROXY_BLOCK = 10;
 
 /** Never shown to readers (the answer goes to an <img>), but kept as readable as our other errors. */
 export const IMAGE_PROXY_MESSAGES = {
