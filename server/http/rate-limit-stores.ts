@@ -7,6 +7,8 @@ import type { Db } from '../db';
 import { type RateLimitCount, type RateLimitHit, rateLimitCounter } from '../services/rate-limits';
 
 const BLOCK = Symbol('hits reserved per database write');
+/** Longest wait for Redis's answer to one count. */
+const REDIS_TIMEOUT_MS = 1000;
 /** How often a process forgets the blocks of windows that are over. */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -48,9 +50,9 @@ export function sharedLimits(config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>
     const hit = rateLimitCounter(db);
     return { hit, pluginOptions: { store: databaseStore(hit) }, close: async () => {} };
   }
-  // One reconnection attempt per command at most: while Redis is down, limited requests fail
-  // (500) within a second or two rather than queueing without end.
-  const redis = new Redis(config.redisUrl, { keyPrefix: config.redisKeyPrefix, maxRetriesPerRequest: 1 });
+  // While Redis is down, limited requests fail (500) within REDIS_TIMEOUT_MS rather than wait
+  // for it without end.
+  const redis = new Redis(config.redisUrl, { keyPrefix: config.redisKeyPrefix, maxRetriesPerRequest: 1, commandTimeout: REDIS_TIMEOUT_MS });
   redis.on('error', (err: Error) => log.warn({ err }, 'Redis (rate-limit counters) unreachable'));
   const counters = new RedisStore(false, false, redis, 'rate-limit:hit:');
   const hit: RateLimitHit = (key, windowMs) =>
