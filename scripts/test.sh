@@ -4,10 +4,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-# The end-to-end tests drive Debian's Chromium and Firefox ESR (never a downloaded browser).
+# The end-to-end tests drive Debian's Chromium and Firefox ESR (never a downloaded browser), and
+# put two servers behind Debian's HAProxy (tests/e2e/load-balancer.test.ts).
 missing=()
 command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(chromium)
 command -v "${FIREFOX_PATH:-/usr/bin/firefox-esr}" >/dev/null 2>&1 || missing+=(firefox-esr)
+command -v "${HAPROXY_PATH:-/usr/sbin/haproxy}" >/dev/null 2>&1 || missing+=(haproxy)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing ${missing[*]} from Debian (needed by the end-to-end tests)..."
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

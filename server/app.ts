@@ -22,7 +22,7 @@ import { registerImportRoutes } from './http/import-routes';
 import { registerJsonBodyParser } from './http/json-body';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerPreviewRoutes } from './http/preview-routes';
-import { PerRouteStore } from './http/rate-limit-stores';
+import { sharedLimits } from './http/rate-limit-stores';
 import { registerSecurityHeaders } from './http/security-headers';
 import { sessionReader } from './http/session';
 import { publicSupercurationPage, registerSupercurationRoutes } from './http/supercuration-routes';
@@ -34,8 +34,7 @@ import { startDigestTimer } from './mail/digest';
 import { type Mailer, createMailer } from './mail/mailer';
 import { type OutboxWorker, startOutboxWorker } from './mail/outbox';
 import { createImageVariants, imageCacheDir } from './services/image-variants';
-import { rateLimitCounter } from './services/rate-limits';
-import { diskStorage, uploadsDir } from './storage/uploads';
+import { diskStorage } from './storage/uploads';
 
 /** JSON bodies are small; uploads go through multipart with their own limit. */
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -72,16 +71,17 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     options: { pollSeconds: config.mailPollSeconds, retrySeconds: config.mailRetrySeconds, maxAttempts: config.mailMaxAttempts },
   });
   const auth = createAuth(config, db, outbox.wake);
+  const limits = sharedLimits(config, db, server.log);
   const session = sessionReader({
     auth,
     db,
     secret: config.authSecret,
     secureCookies: config.secureCookies,
-    // Failed API tokens count per client like sign-ins, in the database store all processes share.
-    hit: rateLimitCounter(db),
+    // Failed API tokens count per client like sign-ins, where all processes share the count.
+    hit: limits.hit,
     bearerFailureLimit: config.authRateLimit,
   });
-  const storage = diskStorage(uploadsDir(config));
+  const storage = diskStorage(config.uploadsDir);
   const variants = createImageVariants({ dir: imageCacheDir(config), maxBytes: config.imageCacheMb * 1024 * 1024, log: server.log });
   const isTrustedOrigin = trustedOriginMatcher(config);
   const mailDeps = { db, wakeOutbox: outbox.wake, publicUrl: config.publicUrl, secret: config.authSecret, log: server.log };
@@ -91,6 +91,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     await stopDigests();
     await outbox.stop();
     await mailer.close();
+    await limits.close();
   });
 
   registerErrorHandler(server);
@@ -120,8 +121,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
   await server.register(rateLimit, {
     global: false,
-    // In memory, except for the routes whose limit names a shared store (the auth routes').
-    store: PerRouteStore,
+    // Every limit holds across processes and machines: counted in the database, or in Redis.
+    ...limits.pluginOptions,
     errorResponseBuilder: () => tooManyRequests(MSG.tooManyRequests),
   });
   // Caching first: its ETag is of the uncompressed body, and a 304 has nothing to compress.
@@ -155,7 +156,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
 
   await registerApiDocs(server);
   registerHealthRoutes(server, db);
-  registerAuthRoutes(server, { auth, config, db, session });
+  registerAuthRoutes(server, { auth, config, session, hit: limits.hit });
   registerUserRoutes(server, { db, storage, session });
   registerAccountRoutes(server, { db, session });
   registerApiTokenRoutes(server, { db, session });

@@ -6,7 +6,7 @@ import type { Db } from './db';
 import { RESET_LINK_SECONDS, queuePasswordResetMail, queueVerificationMail } from './mail/account-mail';
 import { deleteAccountData } from './services/account-deletion';
 import { createProfile } from './services/profiles';
-import { diskStorage, uploadsDir } from './storage/uploads';
+import { diskStorage } from './storage/uploads';
 
 export type AuthOptions = BetterAuthOptions;
 export type Auth = ReturnType<typeof createAuth>;
@@ -38,7 +38,7 @@ function isEmailChange(token: string): boolean {
  */
 export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () => {}): AuthOptions {
   const mail = { db, publicUrl: config.publicUrl, wakeOutbox };
-  const uploads = diskStorage(uploadsDir(config));
+  const uploads = diskStorage(config.uploadsDir);
   return {
     appName: 'Supercurate',
     baseURL: config.publicUrl,
@@ -78,7 +78,8 @@ export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () 
     session: { freshAge: 0 },
     // Extension origins may be patterns (`chrome-extension://*`), which Better Auth matches itself.
     trustedOrigins: [config.publicUrl, ...config.trustedOrigins, ...config.extensionOrigins],
-    // Sign-in, sign-up and change-password are rate limited by our Fastify layer (server/http/auth-routes.ts).
+    // Our Fastify layer limits the endpoints we mount (server/http/auth-routes.ts), counting where
+    // every process shares the count; Better Auth's own limiter would count in each process's memory.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     advanced: {

@@ -39,6 +39,12 @@ const envSchema = z.object({
   PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
   DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
   SMTP_URL: url('SMTP_URL', ['smtp:', 'smtps:']).optional(),
+  REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:._-]{1,64}$/, 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits or : . _ -')
+    .default('supercurate:'),
+  UPLOADS_DIR: z.string().trim().min(1).optional(),
   MAIL_FROM: z.string().trim().min(3).default('Supercurate <no-reply@localhost>'),
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
   AUTH_RATE_LIMIT: z.coerce
@@ -100,11 +106,17 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Uploaded and proxied images (UPLOADS_DIR, DATA_DIR/uploads by default): shared by every server of an install. */
+  uploadsDir: string;
   publicUrl: string;
   /** PUBLIC_URL is https: cookies get `Secure` (and Better Auth's `__Secure-` prefix), HSTS is sent. */
   secureCookies: boolean;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** Rate-limit counters go to this Redis instead of the database (REDIS_URL). */
+  redisUrl: string | undefined;
+  /** Prefix of every key written to Redis, so that several installs or test runs can share one. */
+  redisKeyPrefix: string;
   mailFrom: string;
   authSecret: string;
   /** Sign-in / sign-up attempts allowed per client address per minute, each. */
@@ -154,10 +166,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    uploadsDir: e.UPLOADS_DIR ? path.resolve(e.UPLOADS_DIR) : path.join(dataDir, 'uploads'),
     publicUrl,
     secureCookies: publicUrl.startsWith('https:'),
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     mailFrom: e.MAIL_FROM,
     authSecret: e.AUTH_SECRET ?? persistedSecret(dataDir, 'auth-secret'),
     authRateLimit: e.AUTH_RATE_LIMIT,

@@ -18,13 +18,11 @@ import {
 } from '../../shared/domain';
 import type { Auth } from '../auth';
 import type { Config } from '../config';
-import type { Db } from '../db';
 import { sha256 } from '../services/email-subscriptions';
 import { chosenPasswordSchema } from '../services/passwords';
-import { rateLimitCounter } from '../services/rate-limits';
+import type { RateLimitHit } from '../services/rate-limits';
 import { forbidden } from '../errors';
 import { zodErrorBody } from './errors';
-import { databaseStore } from './rate-limit-stores';
 import type { SessionReader } from './session';
 
 /** Better Auth's error codes, in the words of SPEC §8 (and ours for the account endpoints). */
@@ -49,9 +47,9 @@ export interface AuthEndpoint {
   path: string;
   /** The body of a POST, the query of a GET: Better Auth gets this schema's output (parsed async), never the request's own. */
   input: z.ZodType;
-  /** Counted against AUTH_RATE_LIMIT per client address per minute, in the database: all processes share it. */
+  /** Counted against AUTH_RATE_LIMIT per client address per minute, shared by all processes (database or Redis). */
   limited: boolean;
-  /** The input's field holding an address this endpoint mails: at most MAILS_PER_ADDRESS_PER_HOUR per address, in the database. */
+  /** The input's field holding an address this endpoint mails: at most MAILS_PER_ADDRESS_PER_HOUR per address, shared like the rest. */
   mailsTo?: 'email' | 'newEmail';
   /** The input's `email` must be the signed-in user's own address, typed to confirm. */
   confirmsEmail?: boolean;
@@ -121,19 +119,16 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
 interface Deps {
   auth: Auth;
   config: Config;
-  db: Db;
   session: SessionReader;
+  /** The shared counter of the limits counted here (server/http/rate-limit-stores.ts). */
+  hit: RateLimitHit;
 }
 
 const tooMany = { error: MSG.tooManyRequests, code: 'RATE_LIMITED' };
 
 /** Mounts the allowed Better Auth endpoints under /api/auth, each behind its schema (and its rate limits). */
-export function registerAuthRoutes(app: FastifyInstance, { auth, config, db, session }: Deps): void {
-  const hit = rateLimitCounter(db);
-  const sharedStore = databaseStore(hit);
-  const limited = {
-    config: { rateLimit: { max: config.authRateLimit, timeWindow: '1 minute', store: sharedStore } },
-  };
+export function registerAuthRoutes(app: FastifyInstance, { auth, config, session, hit }: Deps): void {
+  const limited = { config: { rateLimit: { max: config.authRateLimit, timeWindow: '1 minute' } } };
 
   /** A refusal before Better Auth is asked, or null. */
   async function refusal(endpoint: AuthEndpoint, input: Record<string, unknown>, req: FastifyRequest) {

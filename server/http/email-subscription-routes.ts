@@ -11,8 +11,6 @@ import {
   subscriptionOfToken,
   unsubscribe,
 } from '../services/email-subscriptions';
-import { rateLimitCounter } from '../services/rate-limits';
-import { databaseStore } from './rate-limit-stores';
 import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
@@ -22,7 +20,7 @@ interface Deps extends MailDeps {
 
 /**
  * E-mail subscription requests per client address per minute (visitors may subscribe, so per
- * client address, not per user), counted in the database: every server process shares it. Per
+ * client address, not per user), shared by every server process like every limit. Per
  * e-mail address, the service's daily confirmation quota (email_send_limits) holds across processes too.
  */
 export const SUBSCRIBE_RATE_LIMIT = 10;
@@ -68,10 +66,9 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
   const api = zodRoutes(app);
 
   // Rate limited per client address here, and per e-mail address in the service (confirmation mails per day).
-  const sharedStore = databaseStore(rateLimitCounter(db));
   api.route({
     ...declared(apiRoutes.subscribeByEmail, session),
-    config: { rateLimit: { max: SUBSCRIBE_RATE_LIMIT, timeWindow: '1 minute', store: sharedStore } },
+    config: { rateLimit: { max: SUBSCRIBE_RATE_LIMIT, timeWindow: '1 minute' } },
     handler: async (req) => subscribeByEmail(mailDeps, req.params.id, req.body.email),
   });
 

@@ -7,6 +7,7 @@ import { type ImageVariants, INVALID_IMAGE_WIDTH, parseImageWidth } from '../ser
 import { isKnownThumbnail } from '../services/images';
 import type { ObjectStorage } from '../storage/uploads';
 import { matchesEtag } from './caching';
+import { countedInBlocks } from './rate-limit-stores';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -19,6 +20,8 @@ interface Deps {
 
 /** Proxied images each client address may ask for per minute (a feed page shows dozens). */
 export const IMAGE_PROXY_RATE_LIMIT = 300;
+/** Hits of that limit counted per database write (see countedInBlocks). */
+export const IMAGE_PROXY_BLOCK = 10;
 
 /** Never shown to readers (the answer goes to an <img>), but kept as readable as our other errors. */
 export const IMAGE_PROXY_MESSAGES = {
@@ -77,11 +80,10 @@ export function registerImageProxyRoutes(app: FastifyInstance, { db, storage, se
     '/api/images/proxy',
     {
       config: {
-        rateLimit: {
-          max: IMAGE_PROXY_RATE_LIMIT,
-          timeWindow: '1 minute',
-          keyGenerator: (req: FastifyRequest) => `image-proxy:ip:${req.ip}`,
-        },
+        rateLimit: countedInBlocks(
+          { max: IMAGE_PROXY_RATE_LIMIT, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => `image-proxy:ip:${req.ip}` },
+          IMAGE_PROXY_BLOCK,
+        ),
       },
     },
     async (req, reply) => {

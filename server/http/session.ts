@@ -19,7 +19,7 @@ interface Options {
   db: Db;
   secret: string;
   secureCookies: boolean;
-  /** The shared counter (server/services/rate-limits.ts) that limits failed bearer tokens per client. */
+  /** The shared counter (server/http/rate-limit-stores.ts) that limits failed bearer tokens per client. */
   hit: RateLimitHit;
   /** Failed bearer tokens a client may send per minute (AUTH_RATE_LIMIT, like sign-in). */
   bearerFailureLimit: number;
@@ -52,7 +52,7 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
   const userOfToken = apiTokenReader(db);
   /**
    * Clients over their limit of failed tokens, until their window ends. The count is shared (the
-   * database); this process learns a client is over it from its own next failure, and from then on
+   * database or Redis); this process learns a client is over it from its own next failure, and from then on
    * refuses that client's tokens without a lookup.
    */
   const blockedUntil = new Map<string, number>();

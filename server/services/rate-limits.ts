@@ -5,7 +5,7 @@ import type { Db } from '../db';
 const PRUNE_INTERVAL_MS = 60_000;
 
 export interface RateLimitCount {
-  /** Hits in the current window, this one included. */
+  /** Hits in the current window, these included. */
   count: number;
   /** Milliseconds until the window ends. */
   ttl: number;
@@ -14,13 +14,14 @@ export interface RateLimitCount {
 /**
  * Fixed-window counters in the database ("rate_limits"), so that every server process on it
  * shares them. A hit is one upsert, atomic on both dialects: it starts a new window when the
- * key's last one is over, or counts one more in it. Once a minute, a hit first deletes the rows
+ * key's last one is over, or counts `n` more in it (one hit, or a block of them: see
+ * server/http/rate-limit-stores.ts). Once a minute, a hit first deletes the rows
  * of windows that are over (an index range), so the table holds only live windows.
  */
 export function rateLimitCounter(db: Db) {
   let nextPruneAt = 0;
 
-  return async function hit(key: string, windowMs: number): Promise<RateLimitCount> {
+  return async function hit(key: string, windowMs: number, n = 1): Promise<RateLimitCount> {
     const now = Date.now();
     const nowIso = new Date(now).toISOString();
     if (now >= nextPruneAt) {
@@ -30,10 +31,10 @@ export function rateLimitCounter(db: Db) {
     const over = sql<boolean>`${sql.ref('rate_limits.reset_at')} <= ${nowIso}`;
     const row = await db.kysely
       .insertInto('rate_limits')
-      .values({ key, count: 1, reset_at: new Date(now + windowMs).toISOString() })
+      .values({ key, count: n, reset_at: new Date(now + windowMs).toISOString() })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
-          count: sql<number>`case when ${over} then 1 else ${sql.ref('rate_limits.count')} + 1 end`,
+          count: sql<number>`case when ${over} then ${sql.ref('excluded.count')} else ${sql.ref('rate_limits.count')} + ${sql.ref('excluded.count')} end`,
           reset_at: sql<string>`case when ${over} then ${sql.ref('excluded.reset_at')} else ${sql.ref('rate_limits.reset_at')} end`,
         }),
       )

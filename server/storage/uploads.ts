@@ -9,9 +9,6 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
 }
 
-/** DATA_DIR/uploads: the disk storage's root. */
-export const uploadsDir = (config: { dataDir: string }) => path.join(config.dataDir, 'uploads');
-
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_-]*\.[a-z0-9]+$/i;
 
 export function diskStorage(root: string): ObjectStorage {

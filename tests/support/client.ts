@@ -17,9 +17,10 @@ export const http: typeof fetch = async (input, init) => {
 
 /**
  * A browser-like client of a test server: keeps its session cookie and sends the Origin a
- * page of that server would send. Uses the same API client as the web app.
+ * page of that server would send. Uses the same API client as the web app. `onResponse` sees
+ * every response (e.g. a load balancer's headers).
  */
-export function testClient(baseUrl: string, origin = baseUrl) {
+export function testClient(baseUrl: string, origin = baseUrl, onResponse?: (res: Response) => void) {
   const cookies = new Map<string, string>();
   const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const fetchImpl: typeof fetch = async (input, init = {}) => {
@@ -27,6 +28,7 @@ export function testClient(baseUrl: string, origin = baseUrl) {
     if (cookies.size > 0) headers.set('cookie', cookieHeader());
     headers.set('origin', origin);
     const res = await http(input, { ...init, headers });
+    onResponse?.(res);
     for (const line of res.headers.getSetCookie()) {
       const [pair = '', ...attrs] = line.split(';');
       const eq = pair.indexOf('=');

@@ -16,6 +16,15 @@ export interface SmtpSink {
   received: ReceivedMail[];
   /** Answer RCPT TO with this reply (e.g. '450 4.2.1 Try later') until it is set back to null. */
   rejectRecipients: string | null;
+  /**
+   * While true, a message's end of DATA gets no answer: the message waits in `held`, not accepted
+   * (a client that goes away then has sent nothing), until release().
+   */
+  holdAccepts: boolean;
+  /** Messages waiting for the answer to their DATA. */
+  held: ReceivedMail[];
+  /** Accepts the held messages (250), resolved once the answers are written to their sockets. */
+  release(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,10 +35,27 @@ export interface SmtpSink {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const sockets = new Set<net.Socket>();
+  const waiting = new Map<ReceivedMail, net.Socket>();
+  const accepted = '250 2.0.0 OK queued\r\n';
   const sink: SmtpSink = {
     url: '',
     received,
     rejectRecipients: null,
+    holdAccepts: false,
+    get held() {
+      return [...waiting.keys()];
+    },
+    release: async () => {
+      const answers = [...waiting].map(
+        ([mail, socket]) =>
+          new Promise<void>((resolve, reject) => {
+            received.push(mail);
+            socket.write(accepted, (err) => (err ? reject(err) : resolve()));
+          }),
+      );
+      waiting.clear();
+      await Promise.all(answers);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -39,7 +65,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      for (const [mail, from] of waiting) if (from === socket) waiting.delete(mail);
+    });
     socket.on('error', () => {});
     let buffer = '';
     let inData = false;
@@ -58,9 +87,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         if (inData) {
           if (line === '.') {
             inData = false;
-            received.push({ from, to, raw: data.join('\r\n') + '\r\n' });
+            const mail = { from, to, raw: data.join('\r\n') + '\r\n' };
             data = [];
-            reply('250 2.0.0 OK queued');
+            if (sink.holdAccepts) waiting.set(mail, socket);
+            else {
+              received.push(mail);
+              socket.write(accepted);
+            }
           } else {
             data.push(line.startsWith('..') ? line.slice(1) : line);
           }

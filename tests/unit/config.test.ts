@@ -27,6 +27,20 @@ describe('configuration', () => {
     }
   });
 
+  it('REDIS_URL must be a redis or rediss URL; keys get a prefix', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'supercurate:' });
+    expect(loadConfig({ DATA_DIR: dir, REDIS_URL: 'rediss://cache.internal:6380/2' }).redisUrl).toBe('rediss://cache.internal:6380/2');
+    expect(() => loadConfig({ DATA_DIR: dir, REDIS_URL: 'http://cache.internal' })).toThrow(/REDIS_URL must be a redis or rediss URL/);
+    expect(() => loadConfig({ DATA_DIR: dir, REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX/);
+  });
+
+  it('keeps uploads in DATA_DIR/uploads unless UPLOADS_DIR names another folder', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).uploadsDir).toBe(path.join(dir, 'uploads'));
+    expect(loadConfig({ DATA_DIR: dir, UPLOADS_DIR: '/srv/shared/uploads' }).uploadsDir).toBe('/srv/shared/uploads');
+  });
+
   it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
     expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://curate.example/' }).publicUrl).toBe(

@@ -38,14 +38,16 @@ export interface ServerProcess {
 }
 
 /**
- * How the server is run: `server/main.ts` through tsx (sources, no build needed), or `npm start`
- * (scripts/start.mjs: the built dist/server.js under its supervisor).
+ * How the server is run: `server/main.ts` through tsx (sources, no build needed), `npm start`
+ * (scripts/start.mjs: the built dist/server.js under its supervisor), or `dist` (the built
+ * dist/server.js itself, as that supervisor runs it: its pid is the server's; needs `npm run build`).
  */
-export type Launcher = 'server' | 'npm start';
+export type Launcher = 'server' | 'npm start' | 'dist';
 
 const LAUNCH_ARGS: Record<Launcher, string[]> = {
   server: ['--import', 'tsx', 'server/main.ts'],
   'npm start': ['scripts/start.mjs'],
+  dist: ['--enable-source-maps', 'dist/server.js'],
 };
 
 /**
@@ -130,7 +132,7 @@ export async function startServerProcess(
   };
 }
 
-interface RunningChild {
+export interface RunningChild {
   pid: number | undefined;
   output(): string;
   stop(): Promise<number | null>;
@@ -158,7 +160,8 @@ export function launch(launcher: Launcher, env: NodeJS.ProcessEnv): Launched {
   return { child, output: () => output, exited };
 }
 
-async function spawnServer(launcher: Launcher, env: NodeJS.ProcessEnv, url: string): Promise<RunningChild> {
+/** Starts a server process with exactly this environment and waits until `url` answers /api/health. */
+export async function spawnServer(launcher: Launcher, env: NodeJS.ProcessEnv, url: string): Promise<RunningChild> {
   const { child, output, exited } = launch(launcher, env);
   // A server that dies during a test says why.
   let stopping = false;
