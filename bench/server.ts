@@ -2,22 +2,30 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processTree } from '../tests/support/proc';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
-  /** Resident and peak resident memory of the server process, in MB (from /proc). */
-  memory(): { rssMb: number; peakRssMb: number };
-  /** CPU time (user + system) the server process has used so far, in seconds (from /proc). */
+  /**
+   * Resident and peak resident memory of the server's processes (with WORKERS, the cluster primary
+   * and its workers), in MB, each summed over them (from /proc).
+   */
+  memory(): { rssMb: number; peakRssMb: number; processes: number };
+  /**
+   * CPU time (user + system) the server's processes have used so far, in seconds, summed over them
+   * (from /proc; a process that has gone keeps the last time seen).
+   */
   cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the real server as `npm start` runs it (the bundled dist/server.js, built first) in a
- * child process, so the pid is the server's and its memory is what /proc reports for that pid.
+ * child process, so the pid is the server's (the cluster primary's with WORKERS > 1) and /proc
+ * tells its memory and CPU time and those of its workers.
  */
 export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ServerProcess> {
   const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
@@ -36,16 +44,25 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
   exited.catch(() => {}); // observed again below; keeps a late exit from being unhandled
 
   const baseUrl = `http://127.0.0.1:${port}`;
+  const pids = () => processTree(child.pid ?? -1);
+  const cpu = cpuOfProcesses();
   const server: ServerProcess = {
     child,
     baseUrl,
     memory() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-      return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+      const all = pids();
+      let rssMb = 0;
+      let peakRssMb = 0;
+      for (const pid of all) {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+        rssMb += kb('VmRSS') / 1024;
+        peakRssMb += kb('VmHWM') / 1024;
+      }
+      return { rssMb, peakRssMb, processes: all.length };
     },
     cpuSeconds() {
-      return processCpuSeconds(child.pid ?? -1) ?? NaN;
+      return cpu(pids()) ?? NaN;
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -92,4 +109,19 @@ export function processCpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Cumulative CPU seconds of a set of processes that may change between calls: each call takes the
+ * current pids, and a process that has gone keeps the last time seen. Null while none was readable.
+ */
+export function cpuOfProcesses(): (pids: readonly number[]) => number | null {
+  const seen = new Map<number, number>();
+  return (pids) => {
+    for (const pid of pids) {
+      const cpu = processCpuSeconds(pid);
+      if (cpu !== null) seen.set(pid, cpu);
+    }
+    return seen.size > 0 ? [...seen.values()].reduce((a, b) => a + b, 0) : null;
+  };
 }

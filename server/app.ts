@@ -154,6 +154,18 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     done(null, payload);
   });
 
+  // A response sent once the server is closing (SIGTERM) ends its connection: left open for
+  // keep-alive, it would hold close(), which waits for every connection, until the client dropped it.
+  let closing = false;
+  server.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  server.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   await registerApiDocs(server);
   registerHealthRoutes(server, db);
   registerAuthRoutes(server, { auth, config, session, hit: limits.hit });

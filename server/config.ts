@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -31,6 +32,10 @@ function splitList(value: string): string[] {
     .map((o) => o.trim())
     .filter(Boolean);
 }
+
+/** WORKERS when unset: one server process per core, up to this many (docs/decisions.md, "All cores: WORKERS"). */
+const DEFAULT_MAX_WORKERS = 8;
+const MAX_WORKERS = 64;
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535).default(3000),
@@ -98,6 +103,12 @@ const envSchema = z.object({
     .min(1, 'MAIL_MAX_ATTEMPTS must be at least 1')
     .max(100, 'MAIL_MAX_ATTEMPTS must be at most 100')
     .default(8),
+  WORKERS: z.coerce
+    .number({ error: 'WORKERS must be a number' })
+    .int('WORKERS must be a whole number of processes')
+    .min(1, 'WORKERS must be at least 1 (1 runs one server process, without a cluster)')
+    .max(MAX_WORKERS, `WORKERS must be at most ${MAX_WORKERS}`)
+    .default(() => Math.min(availableParallelism(), DEFAULT_MAX_WORKERS)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIR: z.string().trim().min(1).optional(),
 });
@@ -143,6 +154,8 @@ export interface Config {
   mailRetrySeconds: number;
   /** Sends per e-mail before it is marked failed (MAIL_MAX_ATTEMPTS). */
   mailMaxAttempts: number;
+  /** Server processes run under node:cluster (WORKERS); 1: no cluster, one process as before. */
+  workers: number;
   logLevel: string;
   /** The built web app (index.html and assets). */
   webDir: string;
@@ -186,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailPollSeconds: e.MAIL_POLL_SECONDS,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
+    workers: e.WORKERS,
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR ? path.resolve(e.WEB_DIR) : path.resolve(import.meta.dirname, '../dist/web'),
   };

@@ -1,6 +1,7 @@
 // Keeps one server process running: restarts it when it crashes, backing off while it crashes in
 // a loop, and stops it on request. It knows processes only through SupervisedProcess, so the same
-// logic drives a child_process (npm start, server/supervisor-main.ts) or a node:cluster worker.
+// logic drives a child_process (npm start, server/supervisor-main.ts) and the node:cluster workers
+// of WORKERS (server/cluster.ts).
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 
@@ -19,7 +20,7 @@ export function restartDelayMs(crashesInARow: number): number {
   return Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, crashesInARow - 1));
 }
 
-/** What a supervised process must offer: a ChildProcess does; a cluster Worker through a small adapter. */
+/** What a supervised process must offer: a ChildProcess does, and so does a cluster worker's `process`. */
 export interface SupervisedProcess {
   /** Undefined when the process could not be started. */
   readonly pid?: number | undefined;

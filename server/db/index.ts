@@ -2,7 +2,18 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
 import type PG from 'pg';
 import type { Database } from './schema';
 
@@ -38,8 +49,30 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE: they take the write lock at once, waiting for it up to
+ * busy_timeout. A plain (deferred) BEGIN reads from a snapshot and asks for the lock at its first
+ * write; if another process (a cluster worker, a second server on the file) committed meanwhile,
+ * that snapshot is stale and SQLite fails the write at once with SQLITE_BUSY ("database is
+ * locked"), without waiting: a 500 when several processes write at the same time.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+    })(this.#config);
+  }
 }
 
 /** Prepared statements kept per SQL text; beyond this many, the oldest is dropped. */

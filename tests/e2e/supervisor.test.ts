@@ -6,11 +6,10 @@ import { EXIT_CONFIG, EXIT_CRASH } from '../../server/supervisor';
 import { signedInUser } from '../support/client';
 import { testDatabases } from '../support/databases';
 import { freePort } from '../support/free-port';
+import { healthy, jsonLines, until } from './support/process-output';
 import { type ServerProcess, launch, startServerProcess } from './support/server-process';
 
 const databases = await testDatabases();
-const POLL_MS = 50;
-const DEADLINE_MS = 30_000;
 const CRASH_ON_SIGNAL = path.join(import.meta.dirname, 'support/crash-on-signal.mjs');
 
 /** The supervisor's lines in `npm start`'s output (JSON, name "supervisor"). */
@@ -25,38 +24,8 @@ interface SupervisorLine {
   msg: string;
 }
 
-function parseLines(output: string): Record<string, unknown>[] {
-  return output.split('\n').flatMap((line) => {
-    try {
-      const parsed: unknown = JSON.parse(line);
-      return parsed && typeof parsed === 'object' ? [parsed as Record<string, unknown>] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
 function supervisorLines(output: string): SupervisorLine[] {
-  return parseLines(output).filter((line) => line.name === 'supervisor') as unknown as SupervisorLine[];
-}
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, deadlineMs = DEADLINE_MS) {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
-async function healthy(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) });
-    return res.status === 200 && ((await res.json()) as { status: string }).status === 'ok';
-  } catch {
-    return false;
-  }
+  return jsonLines(output).filter((line) => line.name === 'supervisor') as unknown as SupervisorLine[];
 }
 
 for (const database of databases) {
@@ -142,7 +111,7 @@ for (const database of databases) {
         if (pid === undefined) throw new Error('no server pid in the output');
         process.kill(pid, signal);
         await restartedAfter(pid);
-        const logged = parseLines(running().output()).find(
+        const logged = jsonLines(running().output()).find(
           (line) => line.pid === pid && (line.err as { message?: string } | undefined)?.message === message,
         );
         expect(logged).toMatchObject({ level: 60, msg: `${what}: exiting` });
@@ -224,6 +193,23 @@ describe('npm start when the server cannot run', () => {
       ['ended', EXIT_CONFIG],
     ]);
     expect(supervisorLines(started.output()).at(-1)?.msg).toMatch(/not restarting: fix the configuration and start again$/);
+  });
+
+  test('a bad WORKERS ends npm start with exit code 78 after one try, before any worker starts', async () => {
+    for (const [value, message] of [
+      ['two', 'WORKERS must be a number'],
+      ['0', 'WORKERS must be at least 1 (1 runs one server process, without a cluster)'],
+      ['1.5', 'WORKERS must be a whole number of processes'],
+    ]) {
+      const started = await npmStart({ WORKERS: value as string });
+      expect(await started.exited).toBe(EXIT_CONFIG);
+      expect(started.output()).toContain(`Invalid configuration:\n  WORKERS: ${message}`);
+      expect(supervisorLines(started.output()).map((line) => [line.event, line.exitCode])).toEqual([
+        ['started', undefined],
+        ['ended', EXIT_CONFIG],
+      ]);
+      expect(jsonLines(started.output()).filter((line) => line.name === 'cluster')).toEqual([]);
+    }
   });
 
   test('a bad SERVER_MAX_HEAP_MB ends npm start with exit code 78 before the server starts', async () => {

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
@@ -39,6 +39,20 @@ describe('configuration', () => {
     const dir = dataDir();
     expect(loadConfig({ DATA_DIR: dir }).uploadsDir).toBe(path.join(dir, 'uploads'));
     expect(loadConfig({ DATA_DIR: dir, UPLOADS_DIR: '/srv/shared/uploads' }).uploadsDir).toBe('/srv/shared/uploads');
+  });
+
+  it('WORKERS is one server process per core by default, at most 8; 1 to 64 when set', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).workers).toBe(Math.min(availableParallelism(), 8));
+    expect(loadConfig({ DATA_DIR: dataDir(), WORKERS: '1' }).workers).toBe(1);
+    expect(loadConfig({ DATA_DIR: dataDir(), WORKERS: '12' }).workers).toBe(12);
+    for (const [value, message] of [
+      ['two', 'WORKERS must be a number'],
+      ['0', 'WORKERS must be at least 1 (1 runs one server process, without a cluster)'],
+      ['1.5', 'WORKERS must be a whole number of processes'],
+      ['65', 'WORKERS must be at most 64'],
+    ] as const) {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), WORKERS: value })).toThrow(`Invalid configuration:\n  WORKERS: ${message}`);
+    }
   });
 
   it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {

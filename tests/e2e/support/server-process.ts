@@ -81,6 +81,9 @@ export async function startServerProcess(
     LOG_LEVEL: 'warn',
     // Every test signs up its own users from one address.
     AUTH_RATE_LIMIT: '1000',
+    // One server process per test server on the shared 2 cores; the cluster has its own tests
+    // (cluster.test.ts), which ask for WORKERS.
+    WORKERS: '1',
     WEB_DIR: web.dir,
     ...extraEnv,
   };
