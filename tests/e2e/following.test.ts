@@ -127,5 +127,39 @@ for (const database of databases) {
       await page.getByRole('button', { name: 'Retry' }).click();
       await visible(page.getByText('No subscribers yet'));
     });
+
+    test('a reader follows a public collection from its page and unfollows it from the directory; its curator has no button', async () => {
+      const curator = await signedInUser(e2e.server.url, 'Cleo Curator');
+      await curator.api.createSupercuration({ title: 'Deep Sea Reads', isPublic: true, slug: 'deep-sea-reads' });
+
+      const page = await e2e.open();
+      await registerAndEnter(page, freshAccount('Finn Follower'));
+      await page.goto('/supercurations/public/deep-sea-reads');
+      await visible(page.getByRole('heading', { name: 'Deep Sea Reads', level: 1 }));
+      await visible(page.getByText('0 followers'));
+      await page.getByRole('button', { name: 'Follow', exact: true }).click();
+      await visible(page.getByRole('button', { name: 'Unfollow', exact: true }));
+      await visible(page.getByText('1 follower', { exact: true }));
+      // The server's state, not just the screen's.
+      await page.reload();
+      await visible(page.getByRole('button', { name: 'Unfollow', exact: true }));
+
+      // The directory's card says so too, and unfollows by keyboard.
+      await page.goto('/directory');
+      const unfollow = page.getByRole('button', { name: 'Unfollow Deep Sea Reads' });
+      await unfollow.focus();
+      await page.keyboard.press('Enter');
+      await visible(page.getByRole('button', { name: 'Follow Deep Sea Reads' }));
+      await page.goto('/supercurations/public/deep-sea-reads');
+      await visible(page.getByText('0 followers'));
+
+      // Its curator sees the count, and no button to follow their own collection.
+      const own = await e2e.open();
+      await signInInUi(own, curator.input);
+      await waitForPath(own, '/home');
+      await own.goto('/supercurations/public/deep-sea-reads');
+      await visible(own.getByText('0 followers'));
+      expect(await own.getByRole('button', { name: 'Follow', exact: true }).count()).toBe(0);
+    });
   });
 }

@@ -53,10 +53,9 @@ for (const database of databases) {
       expect(both(answeredBy)).toEqual(['app1', 'app2']);
     });
 
-    // Not yet on SQLite: two processes writing one SQLite file at once fail some writes with
-    // SQLITE_BUSY (a deferred transaction that read first cannot take the write lock another process
-    // holds). Serialising SQLite writers across processes is part of the WORKERS work (issue 17, part 1).
-    test.skipIf(database.name === 'sqlite')('like toggles and resource adds at once through both servers leave every counter equal to its rows', async () => {
+    // On SQLite too: transactions begin IMMEDIATE, so a writer waits for the other process's lock
+    // (busy_timeout) instead of failing with SQLITE_BUSY (docs/decisions.md, "All cores: WORKERS").
+    test('like toggles and resource adds at once through both servers leave every counter equal to its rows', async () => {
       const answeredBy: string[] = [];
       const owner = await userBehind(cluster, answeredBy);
       const likers = [owner];

@@ -74,6 +74,8 @@ export async function startCluster(database: TestDatabase): Promise<Cluster> {
       WEB_DIR: web.dir,
       MAIL_POLL_SECONDS: '1',
       DIGEST_INTERVAL_SECONDS: '1',
+      // One process per machine: the test pauses and kills a machine by its server's pid.
+      WORKERS: '1',
     };
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'AUTH_RATE_LIMIT']) delete base[name];
     if (fresh.databaseUrl) base.DATABASE_URL = fresh.databaseUrl;
