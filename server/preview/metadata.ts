@@ -1,7 +1,8 @@
 import { Parser } from 'htmlparser2';
 import { LINK_MESSAGES, type LinkPreview, TITLE_MAX_LENGTH, URL_MAX_LENGTH, stripUnsafeText } from '../../shared/domain';
+import { jsonLdFacts } from './json-ld';
 
-/** HTML bytes to the preview of SPEC §3: og:*, then twitter:*, then <title> / meta description. */
+/** HTML bytes to the preview of SPEC §3: og:*, then twitter:*, then what else the page says (see extractMetadata). */
 
 export const PREVIEW_TITLE_MAX = TITLE_MAX_LENGTH;
 export const PREVIEW_DESCRIPTION_MAX = 1000;
@@ -84,18 +85,54 @@ export function imageUrl(raw: string, pageUrl: URL): string | null {
   return href.length <= URL_MAX_LENGTH ? href : null;
 }
 
-/** Reads the preview fields of an HTML document; entities are decoded by the parser. */
+/** An in-page picture smaller than this (by its width or height attribute) is an icon, not a thumbnail. */
+const LARGE_IMAGE_MIN_PX = 200;
+
+/** The src of an <img> or poster of a <video> that may stand for the page, or null. */
+function largeImage(src: string | undefined, attrs: Record<string, string>): string | null {
+  if (!src || /^\s*data:|\.svg(\?|#|$)/i.test(src)) return null;
+  const small = [attrs.width, attrs.height].some((v) => v !== undefined && Number.parseInt(v, 10) < LARGE_IMAGE_MIN_PX);
+  return small ? null : src;
+}
+
+/**
+ * Reads the preview fields of an HTML document in one pass; entities are decoded by the parser.
+ * Title: og, twitter, <title>, JSON-LD headline, first <h1>. Description: og, twitter, meta
+ * description, JSON-LD, the first paragraph of <article>/<main>. Image: og, twitter, JSON-LD
+ * image/thumbnailUrl, <link rel=image_src>, itemprop=image, then the first large picture, in
+ * <article>/<main> if there is one there.
+ */
 export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
   const meta = new Map<string, string[]>();
-  let title: string | null = null;
-  let titleText: string | null = null;
+  const jsonLd: string[] = [];
+  const imageSrc: string[] = [];
+  const itemprop: string[] = [];
+  const found = { title: null as string | null, h1: null as string | null, paragraph: null as string | null };
+  let capture: { field: keyof typeof found; text: string } | null = null;
+  let ldText: string | null = null;
   let foreignDepth = 0;
+  let contentDepth = 0;
+  let contentImage: string | null = null;
+  let pageImage: string | null = null;
+
+  const startCapture = (field: keyof typeof found) => {
+    if (capture === null && found[field] === null && foreignDepth === 0) capture = { field, text: '' };
+  };
+  const seeImage = (src: string | null) => {
+    if (src === null) return;
+    if (contentDepth > 0) contentImage ??= src;
+    pageImage ??= src;
+  };
 
   const parser = new Parser(
     {
       onopentag(name, attrs) {
         if (name === 'svg' || name === 'math') foreignDepth += 1;
-        else if (name === 'title' && title === null && foreignDepth === 0) titleText = '';
+        else if (name === 'article' || name === 'main') contentDepth += 1;
+        else if (name === 'title') startCapture('title');
+        else if (name === 'h1') startCapture('h1');
+        else if (name === 'p' && contentDepth > 0) startCapture('paragraph');
+        else if (name === 'script' && /ld\+json/i.test(attrs.type ?? '')) ldText = '';
         else if (name === 'meta') {
           const content = attrs.content;
           if (content === undefined) return;
@@ -103,16 +140,28 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
             const key = attr?.trim().toLowerCase() ?? '';
             if (WANTED.has(key)) meta.set(key, [...(meta.get(key) ?? []), content]);
           }
-        }
+          if (attrs.itemprop?.trim().toLowerCase() === 'image') itemprop.push(content);
+        } else if (name === 'link' && attrs.href !== undefined) {
+          if (/(^|\s)image_src(\s|$)/i.test(attrs.rel ?? '')) imageSrc.push(attrs.href);
+          if (attrs.itemprop?.trim().toLowerCase() === 'image') itemprop.push(attrs.href);
+        } else if (name === 'img') {
+          if (attrs.itemprop?.trim().toLowerCase() === 'image' && attrs.src) itemprop.push(attrs.src);
+          seeImage(largeImage(attrs.src, attrs));
+        } else if (name === 'video') seeImage(largeImage(attrs.poster, attrs));
       },
       ontext(text) {
-        if (titleText !== null) titleText += text;
+        if (ldText !== null) ldText += text;
+        else if (capture !== null) capture.text += text;
       },
       onclosetag(name) {
         if (name === 'svg' || name === 'math') foreignDepth = Math.max(0, foreignDepth - 1);
-        else if (name === 'title' && titleText !== null) {
-          title = titleText;
-          titleText = null;
+        else if (name === 'article' || name === 'main') contentDepth = Math.max(0, contentDepth - 1);
+        else if (name === 'script' && ldText !== null) {
+          jsonLd.push(ldText);
+          ldText = null;
+        } else if (capture !== null && name === (capture.field === 'paragraph' ? 'p' : capture.field)) {
+          found[capture.field] = capture.text;
+          capture = null;
         }
       },
     },
@@ -121,8 +170,10 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
   parser.write(html);
   parser.end();
   // A cut document may end inside <title>.
-  if (title === null && titleText !== null) title = titleText;
+  const open = capture as { field: keyof typeof found; text: string } | null;
+  if (open !== null) found[open.field] = open.text;
 
+  const ld = jsonLdFacts(jsonLd);
   const firstText = (keys: string[], max: number, extra: (string | null)[] = []) => {
     for (const value of [...keys.flatMap((k) => meta.get(k) ?? []), ...extra]) {
       const text = value === null ? '' : clean(value);
@@ -130,13 +181,13 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
     }
     return null;
   };
-  const image = IMAGE_KEYS.flatMap((k) => meta.get(k) ?? [])
-    .map((raw) => imageUrl(raw, pageUrl))
+  const image = [...IMAGE_KEYS.flatMap((k) => meta.get(k) ?? []), ld.image, ...imageSrc, ...itemprop, contentImage ?? pageImage]
+    .map((raw) => (raw === null ? null : imageUrl(raw, pageUrl)))
     .find((u): u is string => u !== null);
 
   return {
-    title: firstText(TITLE_KEYS, PREVIEW_TITLE_MAX, [title]),
-    description: firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX),
+    title: firstText(TITLE_KEYS, PREVIEW_TITLE_MAX, [found.title, ld.headline, found.h1]),
+    description: firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX, [ld.description, found.paragraph]),
     image: image ?? null,
   };
 }
