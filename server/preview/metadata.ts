@@ -85,6 +85,9 @@ export function imageUrl(raw: string, pageUrl: URL): string | null {
   return href.length <= URL_MAX_LENGTH ? href : null;
 }
 
+/** The document is parsed in pieces of this many characters, so that it can stop after the head. */
+const PARSE_CHUNK = 16 * 1024;
+
 /** An in-page picture smaller than this (by its width or height attribute) is an icon, not a thumbnail. */
 const LARGE_IMAGE_MIN_PX = 200;
 
@@ -115,6 +118,19 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
   let contentImage: string | null = null;
   let pageImage: string | null = null;
 
+  const firstText = (keys: string[], max: number, extra: (string | null)[] = []) => {
+    for (const value of [...keys.flatMap((k) => meta.get(k) ?? []), ...extra]) {
+      const text = value === null ? '' : clean(value);
+      if (text) return cap(text, max);
+    }
+    return null;
+  };
+  const firstImage = (raws: (string | null)[]) =>
+    raws.map((raw) => (raw === null ? null : imageUrl(raw, pageUrl))).find((u): u is string => u !== null) ?? null;
+  const metaImages = () => IMAGE_KEYS.flatMap((k) => meta.get(k) ?? []);
+  // og/twitter tags in the head outrank everything in the body: with all three, the body is not read.
+  let headSuffices = false;
+
   const startCapture = (field: keyof typeof found) => {
     if (capture === null && found[field] === null && foreignDepth === 0) capture = { field, text: '' };
   };
@@ -127,7 +143,13 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (name === 'svg' || name === 'math') foreignDepth += 1;
+        if (name === 'body') {
+          headSuffices = [
+            firstText(TITLE_KEYS, PREVIEW_TITLE_MAX),
+            firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX),
+            firstImage(metaImages()),
+          ].every((v) => v !== null);
+        } else if (name === 'svg' || name === 'math') foreignDepth += 1;
         else if (name === 'article' || name === 'main') contentDepth += 1;
         else if (name === 'title') startCapture('title');
         else if (name === 'h1') startCapture('h1');
@@ -167,28 +189,19 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
+  for (let at = 0; at < html.length && !headSuffices; at += PARSE_CHUNK) parser.write(html.slice(at, at + PARSE_CHUNK));
   parser.end();
   // A cut document may end inside <title>.
   const open = capture as { field: keyof typeof found; text: string } | null;
   if (open !== null) found[open.field] = open.text;
 
   const ld = jsonLdFacts(jsonLd);
-  const firstText = (keys: string[], max: number, extra: (string | null)[] = []) => {
-    for (const value of [...keys.flatMap((k) => meta.get(k) ?? []), ...extra]) {
-      const text = value === null ? '' : clean(value);
-      if (text) return cap(text, max);
-    }
-    return null;
-  };
-  const image = [...IMAGE_KEYS.flatMap((k) => meta.get(k) ?? []), ld.image, ...imageSrc, ...itemprop, contentImage ?? pageImage]
-    .map((raw) => (raw === null ? null : imageUrl(raw, pageUrl)))
-    .find((u): u is string => u !== null);
+  const image = firstImage([...metaImages(), ld.image, ...imageSrc, ...itemprop, contentImage ?? pageImage]);
 
   return {
     title: firstText(TITLE_KEYS, PREVIEW_TITLE_MAX, [found.title, ld.headline, found.h1]),
     description: firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX, [ld.description, found.paragraph]),
-    image: image ?? null,
+    image,
   };
 }
 
