@@ -50,8 +50,18 @@ export function charsetOf(contentType: string, body: Uint8Array): string {
   return 'utf-8';
 }
 
+/**
+ * windows-1252's bytes 0x80–0x9F (curly quotes, dashes, €…). Node's TextDecoder (seen on 20.20)
+ * decodes that label as ISO-8859-1, giving C1 control characters there; the five bytes the
+ * encoding leaves undefined stay those controls, so a correct decoder's output is left unchanged.
+ */
+const WINDOWS_1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
 export function decodeHtml(body: Uint8Array, contentType: string): string {
-  return new TextDecoder(charsetOf(contentType, body)).decode(body);
+  const encoding = charsetOf(contentType, body);
+  const text = new TextDecoder(encoding).decode(body);
+  if (encoding !== 'windows-1252') return text;
+  return text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] as string);
 }
 
 /**
