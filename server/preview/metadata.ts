@@ -201,7 +201,7 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
   );
   for (let at = 0; at < html.length && !headSuffices; at += PARSE_CHUNK) parser.write(html.slice(at, at + PARSE_CHUNK));
   parser.end();
-  // A cut document may end inside <title>.
+  // A cut document may end inside <title> (or the <h1> or paragraph being read).
   const open = capture as { field: keyof typeof found; text: string } | null;
   if (open !== null) found[open.field] = open.text;
 
