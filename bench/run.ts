@@ -2,9 +2,11 @@
  * `npm run bench`: seeds a fresh database with BENCH_USERS users (default 10,000) and
  * BENCH_LINKS links (default 1,000,000, with topics, likes and reposts), starts the real server
  * as a child process and measures it. It only measures and prints: nothing here fails on a slow
- * figure. Two sections, both by default (BENCH_SECTIONS=users,links):
- *   users  GET /api/health and /api/me beside /api/health/live, sign-in latency, idle memory
- *   links  My Feed pages, sorts, filters and like toggles at BENCH_LINK_CONNECTIONS (32), see links.ts
+ * figure. Sections, all by default (BENCH_SECTIONS=users,links,...):
+ *   users     GET /api/health and /api/me beside /api/health/live, sign-in latency, idle memory
+ *   links     My Feed pages, sorts, filters and like toggles at BENCH_LINK_CONNECTIONS (32), see links.ts
+ *   previews  CPU to read a link preview from a 500 KB page, in the bench's process, see previews.ts;
+ *             alone (BENCH_SECTIONS=previews) it needs no database or server
  *
  *   BENCH_USERS=10000 BENCH_DURATION=5 BENCH_CONNECTIONS=10 npm run bench
  *   BENCH_SECTIONS=links BENCH_LINKS=1000000 BENCH_LINK_CONNECTIONS=32 npm run bench
@@ -51,6 +53,7 @@ import { type CollectionsPlan, type CollectionsResult, benchCollections, printCo
 import { type FollowingPlan, type FollowingResult, benchFollowing, printFollowing, seedFollowing } from './following';
 import { type ImportResult, benchImport, printImport } from './import';
 import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
+import { type PreviewsResult, benchPreviews, printPreviews } from './previews';
 import { type LinkSeedResult, SEED_PASSWORD, seedEmail, seedLinks, seedUsers } from './seed';
 import { type ServerProcess, cpuOfProcesses, startServer } from './server';
 
@@ -71,7 +74,7 @@ const COLLECTIONS = intEnv('BENCH_COLLECTIONS', 100_000);
 const COLLECTION_RESOURCES = intEnv('BENCH_COLLECTION_RESOURCES', 5_000);
 const SUBSCRIBERS = intEnv('BENCH_SUBSCRIBERS', 10_000);
 const WORKERS = intEnv('WORKERS', 1);
-const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following'] as const;
+const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'previews'] as const;
 type Section = (typeof SECTION_NAMES)[number];
 const SECTIONS = new Set(
   (process.env.BENCH_SECTIONS || SECTION_NAMES.join(','))
@@ -254,6 +257,15 @@ function printUsers({ throughput, signInSequential, signInConcurrent }: UsersRes
 const seconds = (msValue: number) => `${(msValue / 1000).toFixed(1)} s`;
 
 async function main() {
+  let previews: PreviewsResult | undefined;
+  if (SECTIONS.has('previews')) {
+    previews = benchPreviews();
+    if (SECTIONS.size === 1) {
+      printPreviews(previews);
+      console.log(`BENCH_RESULT ${JSON.stringify({ node: process.version, previews })}`);
+      return;
+    }
+  }
   const adminUrl = process.env.BENCH_DATABASE_URL || undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-bench-'));
   let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
@@ -428,6 +440,10 @@ async function main() {
       console.log('');
       printFollowing(following);
     }
+    if (previews) {
+      console.log('');
+      printPreviews(previews);
+    }
     console.log('');
     const verdict = idle.rssMb < IDLE_RSS_LIMIT_MB ? 'under' : 'OVER';
     console.log(
@@ -466,6 +482,7 @@ async function main() {
       ...(imported && { import: imported }),
       ...(collections && { collections }),
       ...(following && { following }),
+      ...(previews && { previews }),
       memory: {
         idleRssMb: idle.rssMb,
         idleRssLimitMb: IDLE_RSS_LIMIT_MB,

@@ -1,7 +1,8 @@
 import { Parser } from 'htmlparser2';
 import { LINK_MESSAGES, type LinkPreview, TITLE_MAX_LENGTH, URL_MAX_LENGTH, stripUnsafeText } from '../../shared/domain';
+import { jsonLdFacts } from './json-ld';
 
-/** HTML bytes to the preview of SPEC §3: og:*, then twitter:*, then <title> / meta description. */
+/** HTML bytes to the preview of SPEC §3: og:*, then twitter:*, then what else the page says (see extractMetadata). */
 
 export const PREVIEW_TITLE_MAX = TITLE_MAX_LENGTH;
 export const PREVIEW_DESCRIPTION_MAX = 1000;
@@ -49,8 +50,18 @@ export function charsetOf(contentType: string, body: Uint8Array): string {
   return 'utf-8';
 }
 
+/**
+ * windows-1252's bytes 0x80–0x9F (curly quotes, dashes, €…). Node's TextDecoder (seen on 20.20)
+ * decodes that label as ISO-8859-1, giving C1 control characters there; the five bytes the
+ * encoding leaves undefined stay those controls, so a correct decoder's output is left unchanged.
+ */
+const WINDOWS_1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
 export function decodeHtml(body: Uint8Array, contentType: string): string {
-  return new TextDecoder(charsetOf(contentType, body)).decode(body);
+  const encoding = charsetOf(contentType, body);
+  const text = new TextDecoder(encoding).decode(body);
+  if (encoding !== 'windows-1252') return text;
+  return text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] as string);
 }
 
 /**
@@ -84,44 +95,38 @@ export function imageUrl(raw: string, pageUrl: URL): string | null {
   return href.length <= URL_MAX_LENGTH ? href : null;
 }
 
-/** Reads the preview fields of an HTML document; entities are decoded by the parser. */
+/** The document is parsed in pieces of this many characters, so that it can stop after the head. */
+const PARSE_CHUNK = 16 * 1024;
+
+/** An in-page picture smaller than this (by its width or height attribute) is an icon, not a thumbnail. */
+const LARGE_IMAGE_MIN_PX = 200;
+
+/** The src of an <img> or poster of a <video> that may stand for the page, or null. */
+function largeImage(src: string | undefined, attrs: Record<string, string>): string | null {
+  if (!src || /^\s*data:|\.svg(\?|#|$)/i.test(src)) return null;
+  const small = [attrs.width, attrs.height].some((v) => v !== undefined && Number.parseInt(v, 10) < LARGE_IMAGE_MIN_PX);
+  return small ? null : src;
+}
+
+/**
+ * Reads the preview fields of an HTML document in one pass; entities are decoded by the parser.
+ * Title: og, twitter, <title>, JSON-LD headline, first <h1>. Description: og, twitter, meta
+ * description, JSON-LD, the first paragraph of <article>/<main>. Image: og, twitter, JSON-LD
+ * image/thumbnailUrl, <link rel=image_src>, itemprop=image, then the first large picture, in
+ * <article>/<main> if there is one there.
+ */
 export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
   const meta = new Map<string, string[]>();
-  let title: string | null = null;
-  let titleText: string | null = null;
+  const jsonLd: string[] = [];
+  const imageSrc: string[] = [];
+  const itemprop: string[] = [];
+  const found = { title: null as string | null, h1: null as string | null, paragraph: null as string | null };
+  let capture: { field: keyof typeof found; text: string } | null = null;
+  let ldText: string | null = null;
   let foreignDepth = 0;
-
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (name === 'svg' || name === 'math') foreignDepth += 1;
-        else if (name === 'title' && title === null && foreignDepth === 0) titleText = '';
-        else if (name === 'meta') {
-          const content = attrs.content;
-          if (content === undefined) return;
-          for (const attr of [attrs.property, attrs.name]) {
-            const key = attr?.trim().toLowerCase() ?? '';
-            if (WANTED.has(key)) meta.set(key, [...(meta.get(key) ?? []), content]);
-          }
-        }
-      },
-      ontext(text) {
-        if (titleText !== null) titleText += text;
-      },
-      onclosetag(name) {
-        if (name === 'svg' || name === 'math') foreignDepth = Math.max(0, foreignDepth - 1);
-        else if (name === 'title' && titleText !== null) {
-          title = titleText;
-          titleText = null;
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html);
-  parser.end();
-  // A cut document may end inside <title>.
-  if (title === null && titleText !== null) title = titleText;
+  let contentDepth = 0;
+  let contentImage: string | null = null;
+  let pageImage: string | null = null;
 
   const firstText = (keys: string[], max: number, extra: (string | null)[] = []) => {
     for (const value of [...keys.flatMap((k) => meta.get(k) ?? []), ...extra]) {
@@ -130,14 +135,83 @@ export function extractMetadata(html: string, pageUrl: URL): PageMetadata {
     }
     return null;
   };
-  const image = IMAGE_KEYS.flatMap((k) => meta.get(k) ?? [])
-    .map((raw) => imageUrl(raw, pageUrl))
-    .find((u): u is string => u !== null);
+  const firstImage = (raws: (string | null)[]) =>
+    raws.map((raw) => (raw === null ? null : imageUrl(raw, pageUrl))).find((u): u is string => u !== null) ?? null;
+  const metaImages = () => IMAGE_KEYS.flatMap((k) => meta.get(k) ?? []);
+  // og/twitter tags in the head outrank everything in the body: with all three, the body is not read.
+  let headSuffices = false;
+
+  const startCapture = (field: keyof typeof found) => {
+    if (capture === null && found[field] === null && foreignDepth === 0) capture = { field, text: '' };
+  };
+  const seeImage = (src: string | null) => {
+    if (src === null) return;
+    if (contentDepth > 0) contentImage ??= src;
+    pageImage ??= src;
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'body') {
+          headSuffices = [
+            firstText(TITLE_KEYS, PREVIEW_TITLE_MAX),
+            firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX),
+            firstImage(metaImages()),
+          ].every((v) => v !== null);
+        } else if (name === 'svg' || name === 'math') foreignDepth += 1;
+        else if (name === 'article' || name === 'main') contentDepth += 1;
+        else if (name === 'title') startCapture('title');
+        else if (name === 'h1') startCapture('h1');
+        else if (name === 'p' && contentDepth > 0) startCapture('paragraph');
+        else if (name === 'script' && /ld\+json/i.test(attrs.type ?? '')) ldText = '';
+        else if (name === 'meta') {
+          const content = attrs.content;
+          if (content === undefined) return;
+          for (const attr of [attrs.property, attrs.name]) {
+            const key = attr?.trim().toLowerCase() ?? '';
+            if (WANTED.has(key)) meta.set(key, [...(meta.get(key) ?? []), content]);
+          }
+          if (attrs.itemprop?.trim().toLowerCase() === 'image') itemprop.push(content);
+        } else if (name === 'link' && attrs.href !== undefined) {
+          if (/(^|\s)image_src(\s|$)/i.test(attrs.rel ?? '')) imageSrc.push(attrs.href);
+          if (attrs.itemprop?.trim().toLowerCase() === 'image') itemprop.push(attrs.href);
+        } else if (name === 'img') {
+          if (attrs.itemprop?.trim().toLowerCase() === 'image' && attrs.src) itemprop.push(attrs.src);
+          seeImage(largeImage(attrs.src, attrs));
+        } else if (name === 'video') seeImage(largeImage(attrs.poster, attrs));
+      },
+      ontext(text) {
+        if (ldText !== null) ldText += text;
+        else if (capture !== null) capture.text += text;
+      },
+      onclosetag(name) {
+        if (name === 'svg' || name === 'math') foreignDepth = Math.max(0, foreignDepth - 1);
+        else if (name === 'article' || name === 'main') contentDepth = Math.max(0, contentDepth - 1);
+        else if (name === 'script' && ldText !== null) {
+          jsonLd.push(ldText);
+          ldText = null;
+        } else if (capture !== null && name === (capture.field === 'paragraph' ? 'p' : capture.field)) {
+          found[capture.field] = capture.text;
+          capture = null;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  for (let at = 0; at < html.length && !headSuffices; at += PARSE_CHUNK) parser.write(html.slice(at, at + PARSE_CHUNK));
+  parser.end();
+  // A cut document may end inside <title> (or the <h1> or paragraph being read).
+  const open = capture as { field: keyof typeof found; text: string } | null;
+  if (open !== null) found[open.field] = open.text;
+
+  const ld = jsonLdFacts(jsonLd);
+  const image = firstImage([...metaImages(), ld.image, ...imageSrc, ...itemprop, contentImage ?? pageImage]);
 
   return {
-    title: firstText(TITLE_KEYS, PREVIEW_TITLE_MAX, [title]),
-    description: firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX),
-    image: image ?? null,
+    title: firstText(TITLE_KEYS, PREVIEW_TITLE_MAX, [found.title, ld.headline, found.h1]),
+    description: firstText(DESCRIPTION_KEYS, PREVIEW_DESCRIPTION_MAX, [ld.description, found.paragraph]),
+    image,
   };
 }
 

@@ -75,6 +75,45 @@ describe('preview metadata', () => {
     expect(imageUrl(`https://cdn.example/${'a'.repeat(3000)}.png`, page)).toBeNull();
   });
 
+  it('reads the image from JSON-LD, image_src, itemprop, then the first large picture, in that order', () => {
+    const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+    const sources = [
+      ld({ '@context': 'https://schema.org', '@graph': [{ '@type': 'WebSite' }, { image: { url: '/ld.png' } }] }),
+      '<link rel="image_src" href="/image-src.png">',
+      '<meta itemprop="image" content="/itemprop.png">',
+    ];
+    const picture = '<article><img src="/big.png" width="800"></article>';
+    expect(extract(sources.join(''), picture).image).toBe('https://news.example/ld.png');
+    expect(extract(sources.slice(1).join(''), picture).image).toBe('https://news.example/image-src.png');
+    expect(extract(sources.slice(2).join(''), picture).image).toBe('https://news.example/itemprop.png');
+    expect(extract('', picture).image).toBe('https://news.example/big.png');
+    expect(extract(`<meta name="twitter:image:src" content="/tw.png">${sources.join('')}`).image).toBe(
+      'https://news.example/tw.png',
+    );
+    expect(extract(ld([{ thumbnailUrl: ['/thumb.png'] }])).image).toBe('https://news.example/thumb.png');
+    expect(extract(ld({ image: ['https://cdn.example/a.png', 'https://cdn.example/b.png'] })).image).toBe(
+      'https://cdn.example/a.png',
+    );
+    expect(extract('', '<img itemprop="image" src="/item.png" width="10">').image).toBe('https://news.example/item.png');
+  });
+
+  it('skips broken JSON-LD, icons, SVG and data: pictures, and prefers pictures in <article> or <main>', () => {
+    expect(extract('<script type="application/ld+json">{ not json</script>').image).toBeNull();
+    const body = `<header><img src="/logo.png" width="120" height="40"><img src="/mark.svg"></header>
+      <img src="data:image/gif;base64,R0lGOD"><aside><img src="/side.jpg"></aside>
+      <main><img src="/icon.png" height="32"><video poster="/poster.jpg"></video></main>`;
+    expect(extract('', body).image).toBe('https://news.example/poster.jpg');
+    expect(extract('', body.replace(/<main>[\s\S]*<\/main>/, '')).image).toBe('https://news.example/side.jpg');
+  });
+
+  it('falls back to the JSON-LD headline and description, then <h1> and the first paragraph of the article', () => {
+    const ld = '<script type="application/ld+json">{"headline": "LD headline", "description": "LD description"}</script>';
+    const body = '<h1>Heading</h1><p>Outside</p><article><p>First <a href="#">paragraph</a>.</p><p>Second</p></article>';
+    expect(extract(ld, body)).toMatchObject({ title: 'LD headline', description: 'LD description' });
+    expect(extract('<title></title>', body)).toMatchObject({ title: 'Heading', description: 'First paragraph.' });
+    expect(extract('', '<p>Not in an article</p>').description).toBeNull();
+  });
+
   it('decodes HTML entities in attributes and in <title>', () => {
     expect(
       extract(`<meta property="og:title" content="Tom &amp; Jerry&#39;s &quot;Big&quot; Day &eacute;&#x1F600;">`).title,
@@ -123,6 +162,9 @@ describe('preview metadata', () => {
   it('decodes legacy encodings', () => {
     expect(decodeHtml(Buffer.from('<title>Caf\xe9</title>', 'latin1'), 'text/html; charset=windows-1252')).toBe(
       '<title>Café</title>',
+    );
+    expect(decodeHtml(Buffer.from([0x93, 0x80, 0x20, 0x97, 0x92, 0x8d, 0x94]), 'text/html; charset=iso-8859-1')).toBe(
+      '“€ —’\u008d”',
     );
     const sjis = Buffer.from([0x3c, 0x62, 0x3e, 0x93, 0xfa, 0x96, 0x7b, 0x3c, 0x2f, 0x62, 0x3e]); // <b>日本</b>
     expect(decodeHtml(sjis, 'text/html; charset=Shift_JIS')).toBe('<b>日本</b>');
