@@ -11,7 +11,8 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-describe('layer boundaries in npm run lint', () => {
+// The first lint loads typescript-eslint and the config (3–5 s on a busy 2-core machine).
+describe('layer boundaries in npm run lint', { timeout: 30_000 }, () => {
   test('a service importing the HTTP layer is refused', async () => {
     const errors = await boundaryErrors(
       'server/services/boundary-fixture.ts',
