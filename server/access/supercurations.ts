@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import { SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '../errors';
 import {
   type SupercurationAccess,
   canDeleteSupercuration,
   canEditSupercuration,
   canEditSupercurationTopics,
+  canFollowSupercuration,
   canRemoveCollaborator,
   canSeeSupercuration,
 } from '../policies/supercurations';
@@ -92,6 +93,17 @@ export async function requireDeletable(db: Q, viewer: Viewer, id: string): Promi
   const access = await requireVisible(db, viewer, id);
   if (!canDeleteSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyDelete);
   return access as Authorized<LoadedAccess, 'owner'>;
+}
+
+/**
+ * Following (canFollowSupercuration): someone else's public collection. A private one is 404 to
+ * those who can't see it; its editors, who can, get 400.
+ */
+export async function requireFollowable(db: Q, viewer: Viewer, id: string): Promise<Authorized<LoadedAccess, 'view'>> {
+  const access = await requireVisible(db, viewer, id);
+  if (canFollowSupercuration(viewer, access)) return access;
+  if (canEditSupercuration(viewer, access)) throw badRequest(SUPERCURATION_MESSAGES.editorsCannotFollow, 'FOLLOW_OWN');
+  throw notFound(SUPERCURATION_MESSAGES.notFound);
 }
 
 /** The owner removes any collaborator, a collaborator only themself (canRemoveCollaborator); 404, else 403. */

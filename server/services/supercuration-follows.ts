@@ -1,12 +1,10 @@
 import type { Kysely } from 'kysely';
-import { SUPERCURATION_MESSAGES, type SupercurationFollowState } from '../../shared/domain';
-import { requireVisible } from '../access/supercurations';
+import type { SupercurationFollowState } from '../../shared/domain';
+import { requireFollowable, requireVisible } from '../access/supercurations';
 import type { Db } from '../db';
 import { decrement, increment } from '../db/counters';
 import { now } from '../db/ids';
 import type { Database } from '../db/schema';
-import { badRequest, notFound } from '../errors';
-import { canEditSupercuration, canFollowSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 
 type Q = Kysely<Database>;
@@ -23,11 +21,7 @@ async function stateAfter(trx: Q, id: string, isFollowing: boolean): Promise<Sup
  */
 export async function followSupercuration(db: Db, viewer: Viewer, id: string): Promise<SupercurationFollowState> {
   return db.kysely.transaction().execute(async (trx) => {
-    const access = await requireVisible(trx, viewer, id);
-    if (!canFollowSupercuration(viewer, access)) {
-      if (canEditSupercuration(viewer, access)) throw badRequest(SUPERCURATION_MESSAGES.editorsCannotFollow, 'FOLLOW_OWN');
-      throw notFound(SUPERCURATION_MESSAGES.notFound);
-    }
+    await requireFollowable(trx, viewer, id);
     const inserted = await trx
       .insertInto('supercuration_followers')
       .values({ supercuration_id: id, user_id: viewer.id, created_at: now() })
@@ -53,9 +47,9 @@ export async function unfollowSupercuration(db: Db, viewer: Viewer, id: string):
       .executeTakeFirst();
     if (deleted.numDeletedRows > 0n) {
       await trx.updateTable('supercurations').set({ followers_count: decrement('followers_count') }).where('id', '=', id).execute();
-      return stateAfter(trx, id, false);
+    } else {
+      await requireVisible(trx, viewer, id);
     }
-    await requireVisible(trx, viewer, id);
     return stateAfter(trx, id, false);
   });
 }
