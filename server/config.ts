@@ -163,6 +163,18 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/**
+ * The project's folder, the nearest one up holding package.json. This module runs from server/
+ * in development and from a chunk in dist/chunks/ once bundled, so a path relative to it would
+ * name a different folder in each.
+ */
+export function projectRoot(from: string = import.meta.dirname): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return from;
+  }
+}
+
 /** Reads and validates the environment; throws ConfigError listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -201,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL,
-    webDir: e.WEB_DIR ? path.resolve(e.WEB_DIR) : path.resolve(import.meta.dirname, '../dist/web'),
+    webDir: e.WEB_DIR ? path.resolve(e.WEB_DIR) : path.join(projectRoot(), 'dist', 'web'),
   };
 }
 

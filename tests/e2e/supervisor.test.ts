@@ -144,7 +144,8 @@ describe('npm start when the server cannot run', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function npmStart(env: Record<string, string>) {
+  /** `npm start` with these variables (undefined: unset). */
+  async function npmStart(env: Record<string, string | undefined>) {
     const full: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
@@ -157,8 +158,26 @@ describe('npm start when the server cannot run', () => {
       ...env,
     };
     if (!env.DATABASE_URL) delete full.DATABASE_URL;
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete full[name];
     return launch('npm start', full);
   }
+
+  test('without WEB_DIR, npm start serves the web app built into dist/web (the bundle runs from dist/chunks)', async () => {
+    const port = await freePort();
+    const started = await npmStart({ PORT: String(port), WEB_DIR: undefined });
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await until('a healthy server', () => healthy(url));
+      for (const page of ['/', '/directory']) {
+        const res = await fetch(`${url}${page}`);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('<div id="root"');
+      }
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exited;
+    }
+  });
 
   test('a server that crashes in a loop is restarted with growing delays; SIGTERM then ends it', async () => {
     // Valid configuration, but nothing listens there: each start fails when it migrates.

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, loadConfig, projectRoot } from '../../server/config';
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'supercurate-config-'));
 
@@ -18,6 +18,15 @@ describe('configuration', () => {
       authRateLimit: 10,
       imageCacheMb: 256,
     });
+  });
+
+  it('serves the web app built into <project>/dist/web unless WEB_DIR names another folder, from sources or bundled', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    expect(loadConfig({ DATA_DIR: dataDir() }).webDir).toBe(path.join(root, 'dist', 'web'));
+    expect(loadConfig({ DATA_DIR: dataDir(), WEB_DIR: '/srv/web' }).webDir).toBe('/srv/web');
+    // Where the code runs from: server/ (tsx) and dist/chunks/ (the bundle of npm start).
+    expect(projectRoot(path.join(root, 'server'))).toBe(root);
+    expect(projectRoot(path.join(root, 'dist', 'chunks'))).toBe(root);
   });
 
   it('IMAGE_CACHE_MB is a whole number of MB, at least 1', () => {
