@@ -25,6 +25,9 @@ export interface Throughput {
   dbCpuUs?: number;
 }
 
+/** Every answer a success that passed the route's check: a budget is met only by right answers (an error page is cheap). */
+export const allAnsweredRight = (t: Throughput) => t.non2xx === 0 && t.errors === 0 && t.mismatches === 0;
+
 /**
  * Cumulative CPU seconds of the server process and, for PostgreSQL, of the bench database's
  * backends. Unlike req/s, CPU per request hardly moves when other work competes for the cores.

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processTree } from '../tests/support/proc';
@@ -30,6 +30,11 @@ export interface ServerProcess {
 export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ServerProcess> {
   const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('server build failed');
+  // The server-rendered pages need the web app and its server render (built once; their age does not change the server's cost).
+  if (!existsSync(path.join(ROOT, 'dist/web/index.html')) || !existsSync(path.join(ROOT, 'dist/ssr/entry-server.js'))) {
+    const web = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (web.status !== 0) throw new Error('web build failed');
+  }
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile of the whole run there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, 'dist/server.js'], {
