@@ -95,6 +95,9 @@ export type MeasuredRoute = Paired & { name: string; vsTrivial: number; loadAver
  * Each route measured right after the trivial route (measurePaired), one after the other, with
  * its throughput relative to the trivial route's and the load average when it finished.
  */
+/** BENCH_ROUTES=<regular expression>: only the routes whose names match it are measured (e.g. to profile one). */
+const ONLY_ROUTES = new RegExp(process.env.BENCH_ROUTES ?? '', 'i');
+
 export async function measureRoutes(
   trivial: Load,
   routes: readonly NamedLoad[],
@@ -102,7 +105,7 @@ export async function measureRoutes(
   cpu?: CpuProbe,
 ): Promise<MeasuredRoute[]> {
   const results: MeasuredRoute[] = [];
-  for (const route of routes) {
+  for (const route of routes.filter((r) => ONLY_ROUTES.test(r.name))) {
     const t = await measurePaired(trivial, route.load, durationS, cpu);
     results.push({ name: route.name, ...t, vsTrivial: t.reqPerSec / t.trivial.reqPerSec, loadAverage: loadAverages() });
   }

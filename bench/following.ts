@@ -159,7 +159,7 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
     o.durationS,
     o.cpu,
   );
-  if (!dashboard) throw new Error('dashboard route not measured');
+  if (!dashboard) throw new Error('the subscribers route was left out: BENCH_ROUTES must match it in this section');
 
   console.log(`Exporting the subscribers CSV ${CSV_RUNS} times...`);
   const times: number[] = [];

@@ -230,9 +230,9 @@ export async function benchLinks(o: Options): Promise<LinksResult> {
       `each right after GET /api/health/live at ${o.connections} connections (load average ${loadAverages()})...`,
   );
   const measured = await measureRoutes(trivial, routes, o.durationS, o.cpu);
-  const results: LinksRoute[] = measured.map((t, i) => ({
+  const results: LinksRoute[] = measured.map((t) => ({
     ...t,
-    budgeted: routes[i]?.budgeted ?? false,
+    budgeted: routes.find((r) => r.name === t.name)?.budgeted ?? false,
     meetsBudget: t.p99Ms < BUDGET.p99Ms && t.vsTrivial >= BUDGET.vsTrivial && allAnsweredRight(t),
   }));
   return {
