@@ -139,7 +139,7 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     expect(summary.collections).toEqual([expect.objectContaining({ title: 'Bulk', count: 100_000 })]);
     const row = await ctx.server.db.kysely.selectFrom('supercurations').select('links_count').where('id', '=', summary.collections[0]?.id ?? '').executeTakeFirstOrThrow();
     expect(Number(row.links_count)).toBe(100_000);
-  }, 300_000);
+  }, 600_000);
 
   it('streams progress lines, then the summary, with Accept: application/x-ndjson', async () => {
     const user = await signedInUser(ctx.server.url);
