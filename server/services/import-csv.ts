@@ -88,7 +88,14 @@ const FORMATS: CsvFormat[] = [
  */
 export async function readCsv(bytes: Uint8Array, sink: BookmarkSink, folders: FolderTree, turn: Turn): Promise<void> {
   const input = Readable.from(byteSlices(bytes, turn), { objectMode: false });
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: IMPORT_CSV_RECORD_MAX_CHARS });
+  // relax_quotes: a quote inside an unquoted field (`Say "hi",https://...`) is kept as text, as spreadsheets read it.
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    max_record_size: IMPORT_CSV_RECORD_MAX_CHARS,
+  });
   let format: CsvFormat | undefined;
   let columns = new Map<string, number>();
   try {

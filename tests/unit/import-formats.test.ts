@@ -164,6 +164,11 @@ describe('import files: the format is read from the content', () => {
     ]);
   });
 
+  it('keeps a quote inside an unquoted field as text', async () => {
+    const { bookmarks } = await read(Buffer.from('title,url,time_added,tags,status\nSay "hi" twice,https://example.com/q,1700000000,,unread\n'));
+    expect(bookmarks.map((b) => b.title)).toEqual(['Say "hi" twice']);
+  });
+
   it('splits tag texts: separators, JSON and Python lists', () => {
     expect(splitTags('a|b', '|')).toEqual(['a', 'b']);
     expect(splitTags('["a, b","c"]', ',')).toEqual(['a, b', 'c']);
