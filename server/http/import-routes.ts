@@ -19,15 +19,14 @@ import { readImportFile } from '../services/import-file';
 import { exportBookmarks } from '../services/bookmark-export';
 import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../services/bookmark-import';
 import { HttpError, badRequest, fileTooLarge } from '../errors';
-import { declared, zodRoutes } from './api-route';
 import { jsonNestedDeeperThan } from '../services/json-depth';
+import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
 interface Deps {
   db: Db;
   session: SessionReader;
 }
-
 
 const acceptsNdjson = (accept: string | undefined) => (accept ?? '').toLowerCase().includes(BOOKMARKS_NDJSON);
 

@@ -14,6 +14,7 @@ import { htmlTagReader } from './html-tag-reader';
  * writing it (read with htmlTagReader: linear in the input however deep it nests). Structure: `<DL>` lists, `<DT><H3>folder</H3><DL>...</DL>` folders,
  * `<DT><A HREF ADD_DATE TAGS>title</A>` bookmarks, each optionally followed by `<DD>description`.
  * Pocket's export (`<ul><li><a href time_added tags>`) is read too: any `<a href>` is a bookmark.
+ * What every import reader shares is here too: ParsedBookmark, bookmarkSink, folderTree.
  */
 
 export interface ParsedBookmark {
