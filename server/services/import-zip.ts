@@ -1,5 +1,5 @@
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { BOOKMARKS_MAX_UNPACKED_BYTES, BOOKMARK_MESSAGES } from '../../shared/domain';
+import { BOOKMARKS_MAX_UNPACKED_BYTES, BOOKMARK_MESSAGES, IMPORT_ZIP_MAX_ENTRIES } from '../../shared/domain';
 import { HttpError, badRequest, fileTooLarge } from '../errors';
 import type { Turn } from './import-slices';
 
@@ -70,13 +70,14 @@ async function entryBytes(zip: ZipFile, entry: Entry, room: number): Promise<Buf
 
 /**
  * Hands `onEntry` each file entry whose path `wanted` accepts, in the archive's order, and
- * returns how many it handed. Every entry's name is checked, wanted or not.
+ * returns how many it handed (400 beyond `maxEntries`). Every entry's name is checked, wanted or not.
  */
 export async function readZipEntries(
   bytes: Buffer,
   wanted: (path: string) => boolean,
   onEntry: (path: string, data: Buffer) => Promise<void>,
   turn: Turn,
+  maxEntries = IMPORT_ZIP_MAX_ENTRIES,
 ): Promise<number> {
   const zip = await new Promise<ZipFile>((resolve, reject) => {
     yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, z) => (err ? reject(zipError(err)) : resolve(z)));
@@ -87,6 +88,7 @@ export async function readZipEntries(
     for (let entry = await nextEntry(zip); entry; entry = await nextEntry(zip)) {
       await turn();
       if (entry.fileName.endsWith('/') || !wanted(entry.fileName)) continue;
+      if (read === maxEntries) throw badRequest(BOOKMARK_MESSAGES.tooManyZipEntries, 'TOO_MANY_ZIP_ENTRIES');
       if (unpacked + entry.uncompressedSize > BOOKMARKS_MAX_UNPACKED_BYTES) throw unpackedTooLarge();
       const data = await entryBytes(zip, entry, BOOKMARKS_MAX_UNPACKED_BYTES - unpacked);
       unpacked += data.length;

@@ -9,6 +9,11 @@ import type { FolderMapping } from './import';
 export const BOOKMARKS_MAX_BYTES = 50 * 1024 * 1024;
 export const BOOKMARKS_MAX_UNPACKED_BYTES = 200 * 1024 * 1024;
 export const BOOKMARKS_MAX_COUNT = 100_000;
+/**
+ * Export entries read from one zip (400 beyond): Omnivore writes 20 items an entry, so 100,000
+ * bookmarks are 5,000; each entry read costs a parser, so a zip of tiny entries can't cost more.
+ */
+export const IMPORT_ZIP_MAX_ENTRIES = 10_000;
 /** Characters of one CSV record (a 10 MB field is refused with 400, not buffered). */
 export const IMPORT_CSV_RECORD_MAX_CHARS = 1024 * 1024;
 /** Invalid rows whose numbers the summary lists. */
@@ -41,6 +46,7 @@ export const BOOKMARK_MESSAGES = {
   unknownFormat: `This file is in none of the formats Supercurate imports: ${IMPORT_FORMATS_TEXT}`,
   unsafeZipEntry: 'This zip file holds an entry outside its own folder (such as ../x)',
   badZip: 'This zip file could not be read',
+  tooManyZipEntries: 'This zip file holds more than 10,000 export files',
   badCsv: 'This CSV file could not be read',
   csvFieldTooLarge: 'A row of this CSV file is longer than 1 MB',
   badJson: 'This JSON file could not be read',

@@ -5,6 +5,7 @@ import { BOOKMARK_MESSAGES, IMPORT_CSV_RECORD_MAX_CHARS } from '../../shared/dom
 import type { ParsedBookmark } from '../../server/services/bookmark-file';
 import { splitTags } from '../../server/services/import-csv';
 import { readImportFile, sniffImport } from '../../server/services/import-file';
+import { readZipEntries } from '../../server/services/import-zip';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/imports', name));
 
@@ -191,6 +192,21 @@ describe('import files: refused', () => {
     expect(await refusal(fixture('pocket.zip').subarray(0, 100))).toEqual({ status: 400, message: BOOKMARK_MESSAGES.badZip });
     expect(await refusal(fixture('hostile-traversal.zip'))).toEqual({ status: 400, message: BOOKMARK_MESSAGES.unsafeZipEntry });
     expect(await refusal(fixture('hostile-bomb.zip'))).toEqual({ status: 413, message: BOOKMARK_MESSAGES.unpackedTooLarge });
+  });
+
+  it('a zip with more export entries than the limit', async () => {
+    const paths: string[] = [];
+    const all = (path: string) => path.endsWith('.csv');
+    const collect = async (path: string) => {
+      paths.push(path);
+    };
+    const noTurn = () => undefined;
+    expect(await readZipEntries(fixture('pocket.zip'), all, collect, noTurn, 2)).toBe(2);
+    expect(paths).toEqual(['part_000000.csv', 'part_000001.csv']);
+    await expect(readZipEntries(fixture('pocket.zip'), all, collect, noTurn, 1)).rejects.toMatchObject({
+      status: 400,
+      message: BOOKMARK_MESSAGES.tooManyZipEntries,
+    });
   });
 
   it('a CSV record over the limit, JSON nested 10,000 deep, text that is no JSON', async () => {
