@@ -14,6 +14,7 @@ import * as m0010 from './migrations/0010_directory_search_prefixes';
 import * as m0011 from './migrations/0011_rate_limits';
 import * as m0012 from './migrations/0012_api_tokens';
 import * as m0013 from './migrations/0013_supercuration_followers';
+import * as m0014 from './migrations/0014_imported_memberships';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_rate_limits': m0011,
   '0012_api_tokens': m0012,
   '0013_supercuration_followers': m0013,
+  '0014_imported_memberships': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

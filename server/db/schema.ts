@@ -105,6 +105,8 @@ export interface Database {
     link_id: string;
     added_by: string | null;
     created_at: string;
+    /** 1 when a file import added it: no digest lists it. */
+    imported: Generated<number>;
   };
   tag_categories: {
     id: string;

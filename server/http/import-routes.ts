@@ -10,26 +10,23 @@ import {
   type FolderMapping,
   bookmarksExportName,
   folderMappingSchema,
+  importMainFeedFieldSchema,
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { shareLinks } from '../services/batch-share';
-import { type ParsedBookmark, bookmarkParser } from '../services/bookmark-file';
+import type { ParsedBookmark } from '../services/bookmark-file';
+import { readImportFile } from '../services/import-file';
 import { exportBookmarks } from '../services/bookmark-export';
 import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../services/bookmark-import';
-import { eventLoopTurns } from '../services/event-loop-turns';
 import { HttpError, badRequest, fileTooLarge } from '../errors';
+import { jsonNestedDeeperThan } from '../services/json-depth';
 import { declared, zodRoutes } from './api-route';
-import { jsonNestedDeeperThan } from './json-body';
 import type { SessionReader } from './session';
 
 interface Deps {
   db: Db;
   session: SessionReader;
 }
-
-
-/** Characters parsed between two chances for other requests to run (a 64 KB chunk at once took up to 15 ms). */
-const PARSE_SLICE = 8 * 1024;
 
 const acceptsNdjson = (accept: string | undefined) => (accept ?? '').toLowerCase().includes(BOOKMARKS_NDJSON);
 
@@ -49,9 +46,9 @@ function parseMapping(raw: string | undefined): FolderMapping {
 }
 
 /**
- * Parses the multipart upload's 'file' as it streams in, handing each bookmark to `onBookmark`,
- * and returns the text fields sent with it. 400 without a file or bookmarks, 413 beyond 20 MB, 400
- * beyond 50,000 bookmarks. The file is parsed in slices, giving other requests turns between them.
+ * Receives the multipart upload's 'file' (400 without one, 413 beyond BOOKMARKS_MAX_BYTES), then
+ * reads it by its content (readImportFile), handing each bookmark to `onBookmark`; returns the
+ * text fields sent with it. 400 for a file of no known format or without bookmarks.
  */
 async function readBookmarkUpload(
   req: FastifyRequest,
@@ -59,45 +56,34 @@ async function readBookmarkUpload(
 ): Promise<{ flattenedFolders: number; fields: Record<string, string> }> {
   if (!req.isMultipart()) throw badRequest(BOOKMARK_MESSAGES.noFile);
   const fields: Record<string, string> = {};
-  let flattenedFolders = 0;
-  let count = 0;
-  let sawFile = false;
+  let file: Buffer | null = null;
   for await (const part of req.parts({ limits: { fileSize: BOOKMARKS_MAX_BYTES, files: 1, fields: 4, fieldSize: 4 * 1024 * 1024 } })) {
     if (part.type === 'field') {
       if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       continue;
     }
-    if (part.fieldname !== 'file' || sawFile) {
+    if (part.fieldname !== 'file' || file) {
       part.file.resume();
       continue;
     }
-    sawFile = true;
-    const parser = bookmarkParser(onBookmark);
-    const decoder = new TextDecoder('utf-8');
-    const turn = eventLoopTurns();
     try {
-      for await (const chunk of part.file) {
-        const text = decoder.decode(chunk as Buffer, { stream: true });
-        for (let at = 0; at < text.length; at += PARSE_SLICE) {
-          parser.write(text.slice(at, at + PARSE_SLICE));
-          await turn();
-        }
-      }
+      file = await part.toBuffer();
     } catch (err) {
       if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
-      // A refused file (too many bookmarks): the rest of the upload is not read.
-      part.file.resume();
       throw err;
     }
-    if (part.file.truncated) throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
-    parser.write(decoder.decode());
-    parser.end();
-    flattenedFolders = parser.flattenedFolders;
-    count = parser.count;
   }
-  if (!sawFile) throw badRequest(BOOKMARK_MESSAGES.noFile);
+  if (!file) throw badRequest(BOOKMARK_MESSAGES.noFile);
+  const { count, flattenedFolders } = await readImportFile(file, onBookmark);
   if (count === 0) throw badRequest(BOOKMARK_MESSAGES.noBookmarks, 'NO_BOOKMARKS');
   return { flattenedFolders, fields };
+}
+
+/** The multipart field 'inMainFeed' ('true' or 'false'; absent: false). */
+function parseMainFeed(raw: string | undefined): boolean {
+  const parsed = importMainFeedFieldSchema.safeParse(raw);
+  if (!parsed.success) throw badRequest(BOOKMARK_MESSAGES.invalidMainFeed, 'INVALID_MAIN_FEED');
+  return parsed.data;
 }
 
 /** Import: sharing many found URLs at once; bookmark files in and out. */
@@ -111,8 +97,9 @@ export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps
   });
 
   /**
-   * Multipart: optional field 'mapping' (JSON FolderMapping, before the file), field 'file': a
-   * Netscape bookmark file, ≤ 20 MB (413), ≤ 50,000 bookmarks (400), parsed as it streams in. A
+   * Multipart: optional fields 'mapping' (JSON FolderMapping) and 'inMainFeed' ('true': the new
+   * links also go to the main feed; default private), field 'file': an import file in any format
+   * readImportFile reads, ≤ 50 MB (413), ≤ 100,000 bookmarks (400). A
    * mapping that is not valid JSON of that shape is 400; one naming a collection the viewer may
    * not edit is 404 'Supercuration not found'. All of that is answered before anything is written.
    * Then → 200 BookmarkImportSummary, or with `Accept: application/x-ndjson` a stream of
@@ -126,9 +113,10 @@ export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps
       const { flattenedFolders, fields } = await readBookmarkUpload(req, (b) => bookmarks.push(b));
       const file = { bookmarks, flattenedFolders };
       const mapping = parseMapping(fields.mapping);
+      const inMainFeed = parseMainFeed(fields.inMainFeed);
       const targets = await mappedCollections(db, viewer, mapping);
 
-      if (!acceptsNdjson(req.headers.accept)) return reply.send(await importBookmarks(db, viewer, file, { mapping, targets }));
+      if (!acceptsNdjson(req.headers.accept)) return reply.send(await importBookmarks(db, viewer, file, { mapping, targets, inMainFeed }));
 
       const out = new PassThrough();
       const line = (event: BookmarkImportEvent) => out.write(`${JSON.stringify(event)}\n`);
@@ -138,6 +126,7 @@ export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps
         const summary = await importBookmarks(db, viewer, file, {
           mapping,
           targets,
+          inMainFeed,
           onProgress: (done, total) => {
             line({ type: 'progress', done, total });
           },

@@ -8,7 +8,7 @@ import { renderEmail } from './render';
 import { paths } from '../../shared/domain/paths';
 
 /**
- * Digests: when resources are added to a public collection, each confirmed
+ * Digests: when resources are added to a public collection (not by a file import), each confirmed
  * subscriber gets one e-mail per collection per DIGEST_INTERVAL_SECONDS listing them.
  *
  * digest_state holds, per followed collection, `last_sent_at`: resources added up to then have
@@ -54,6 +54,7 @@ export async function runDigestOnce(deps: DigestDeps, now = new Date()): Promise
           .selectFrom('supercuration_links as sl')
           .select('sl.link_id')
           .whereRef('sl.supercuration_id', '=', 'd.supercuration_id')
+          .where('sl.imported', '=', 0)
           .whereRef('sl.created_at', '>', 'd.last_sent_at')
           .where('sl.created_at', '<=', upTo),
       ),
@@ -134,6 +135,8 @@ function newResources(db: Kysely<Database>, id: string, since: string, upTo: str
     .innerJoin('links', 'links.id', 'sl.link_id')
     .select(['links.id', 'links.title', 'links.url', 'links.description', 'sl.created_at as added_at'])
     .where('sl.supercuration_id', '=', id)
+    // A file import's memberships are not news: an import mails no one.
+    .where('sl.imported', '=', 0)
     // Subscribers are visitors: a repost of a link hidden from them stays out (canSeeLink).
     .where(linkVisibleTo(null))
     .where('sl.created_at', '>', since)

@@ -14,6 +14,7 @@ import { htmlTagReader } from './html-tag-reader';
  * writing it (read with htmlTagReader: linear in the input however deep it nests). Structure: `<DL>` lists, `<DT><H3>folder</H3><DL>...</DL>` folders,
  * `<DT><A HREF ADD_DATE TAGS>title</A>` bookmarks, each optionally followed by `<DD>description`.
  * Pocket's export (`<ul><li><a href time_added tags>`) is read too: any `<a href>` is a bookmark.
+ * What every import reader shares is here too: ParsedBookmark, bookmarkSink, folderTree.
  */
 
 export interface ParsedBookmark {
@@ -26,7 +27,14 @@ export interface ParsedBookmark {
   tags: string[];
   /** The folder it is in (shared with the other bookmarks there), or null: at the top level or in a browser root folder. */
   folder: BookmarkFolder | null;
+  /** Its number in the file: 1 for the first bookmark (or data row), invalid ones counted. */
+  row: number;
+  /** A favourite in the file (Raindrop.io): the importer likes the link. */
+  liked?: boolean;
 }
+
+/** A bookmark as a reader finds it; bookmarkSink cleans and numbers it. */
+export type FoundBookmark = Omit<ParsedBookmark, 'row'>;
 
 /**
  * A folder of the file. Bookmarks and subfolders point to it, so nothing copies a folder path: a
@@ -40,6 +48,8 @@ export interface BookmarkFolder {
    * (+1 character, so that clipping it later gives what clipping the whole path would).
    */
   title: string;
+  /** The description of its collection, when the file gives one (Linkwarden). */
+  description?: string;
 }
 
 const titleCut = (s: string) => (s.length > TITLE_MAX_LENGTH ? s.slice(0, TITLE_MAX_LENGTH + 1) : s);
@@ -69,6 +79,66 @@ const ROOT_FOLDER_FLAGS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'
 /** One line of text: runs of spaces as one, control characters and bidi overrides stripped (imports strip, not refuse). */
 const collapse = (s: string) => stripUnsafeText(s).replace(/\s+/g, ' ');
 
+/**
+ * Where every reader's bookmarks go: text made one clean line, each numbered, and 400 beyond `max`
+ * (counted as they are found, so a huge file is refused before it is all read).
+ */
+export function bookmarkSink(onBookmark: (b: ParsedBookmark) => void, max = BOOKMARKS_MAX_COUNT) {
+  let count = 0;
+  return {
+    add(b: FoundBookmark) {
+      count += 1;
+      if (count > max) throw badRequest(BOOKMARK_MESSAGES.tooMany, 'TOO_MANY_BOOKMARKS');
+      onBookmark({ ...b, title: collapse(b.title), description: collapse(b.description), tags: b.tags.map(collapse).filter(Boolean), row: count });
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
+export type BookmarkSink = ReturnType<typeof bookmarkSink>;
+
+/**
+ * The folders of files that name a bookmark's folder by its path (CSV columns, JSON lists): one
+ * BookmarkFolder per path, shared by its bookmarks, nested at most BOOKMARK_FOLDER_MAX_DEPTH deep
+ * (deeper paths are cut there and counted in `flattenedFolders`).
+ */
+export function folderTree() {
+  const folders = new Map<string, BookmarkFolder>();
+  const flattened = new Set<string>();
+  return {
+    /** The folder of a path of names, outermost first (empty names left out); null for none. */
+    of(names: Iterable<string>, description?: string): BookmarkFolder | null {
+      let depth = 0;
+      let title = '';
+      for (const raw of names) {
+        const name = titleCut(collapse(raw).trim());
+        if (!name) continue;
+        if (depth === BOOKMARK_FOLDER_MAX_DEPTH) {
+          flattened.add(title);
+          break;
+        }
+        depth += 1;
+        title = depth === 1 ? name : titleCut(title + FOLDER_PATH_SEPARATOR + name);
+      }
+      if (depth === 0) return null;
+      let folder = folders.get(title);
+      if (!folder) {
+        const about = description === undefined ? '' : collapse(description).trim();
+        folder = about ? { depth, title, description: about } : { depth, title };
+        folders.set(title, folder);
+      }
+      return folder;
+    },
+    get flattenedFolders() {
+      return flattened.size;
+    },
+  };
+}
+
+export type FolderTree = ReturnType<typeof folderTree>;
+
 /** ADD_DATE in seconds; milliseconds and microseconds (some exporters) are scaled down. */
 export function parseAddDate(raw: string | undefined): number | null {
   if (!raw || !/^\d+$/.test(raw.trim())) return null;
@@ -76,6 +146,15 @@ export function parseAddDate(raw: string | undefined): number | null {
   if (n > 1e14) n = Math.floor(n / 1e6);
   else if (n > 1e11) n = Math.floor(n / 1e3);
   return n > 0 ? n : null;
+}
+
+/** A saved date as exports write it: Unix seconds (or ms, µs), as a number or digits, or an ISO 8601 text. */
+export function parseSavedDate(raw: unknown): number | null {
+  if (typeof raw === 'number') return Number.isFinite(raw) && raw > 0 ? parseAddDate(String(Math.trunc(raw))) : null;
+  if (typeof raw !== 'string' || !raw.trim()) return null;
+  if (/^\d+$/.test(raw.trim())) return parseAddDate(raw);
+  const ms = Date.parse(raw.trim());
+  return Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : null;
 }
 
 /**
@@ -91,12 +170,12 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
   /** The folder named by the last <H3>, waiting for its <DL>. */
   let pendingFolder: string | null = null;
   let h3: { text: string; root: boolean } | null = null;
-  let anchor: ParsedBookmark | null = null;
+  let anchor: FoundBookmark | null = null;
   /** The last bookmark, kept until its <DD> (if any) is read. */
-  let pending: ParsedBookmark | null = null;
+  let pending: FoundBookmark | null = null;
   let inDescription = false;
-  let count = 0;
   let flattenedFolders = 0;
+  const sink = bookmarkSink(onBookmark, max);
 
   const current = () => lists[lists.length - 1] ?? null;
   const openList = () => {
@@ -113,13 +192,9 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
   };
   const flush = () => {
     if (!pending) return;
-    pending.title = collapse(pending.title);
-    pending.description = collapse(pending.description);
-    count += 1;
-    if (count > max) throw badRequest(BOOKMARK_MESSAGES.tooMany, 'TOO_MANY_BOOKMARKS');
     const done = pending;
     pending = null;
-    onBookmark(done);
+    sink.add(done);
   };
 
   const parser = htmlTagReader({
@@ -143,10 +218,7 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
             title: '',
             description: '',
             addDate: parseAddDate(attrs.add_date ?? attrs.time_added),
-            tags: (attrs.tags ?? '')
-              .split(',')
-              .map(collapse)
-              .filter(Boolean),
+            tags: (attrs.tags ?? '').split(','),
             folder: current(),
           };
         }
@@ -184,7 +256,7 @@ export function bookmarkParser(onBookmark: (b: ParsedBookmark) => void, max = BO
       flush();
     },
     get count() {
-      return count;
+      return sink.count;
     },
     /** Folders that were nested too deep and merged into their ancestor at the deepest level kept. */
     get flattenedFolders() {

@@ -8,6 +8,7 @@ import {
   type FolderMapping,
   DESCRIPTION_MAX_LENGTH,
   IMPORTED_BOOKMARK_DESCRIPTION,
+  IMPORT_INVALID_ROWS_LISTED,
   MAX_TOPICS_PER_LINK,
   TITLE_MAX_LENGTH,
   TOPIC_NAME_MAX_LENGTH,
@@ -32,30 +33,37 @@ interface Prepared {
   createdAt: string;
   topics: { id: string; name: string }[];
   folder: string | null;
+  liked: boolean;
 }
 
 const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
 
-function prepare(b: ParsedBookmark, nowIso: string): Prepared | null {
+/** The bookmark ready to write (null: no http(s) URL), and how many of its tags are over the cap. */
+function prepare(b: ParsedBookmark, nowIso: string): { prepared: Prepared | null; tagsDropped: number } {
   const url = b.href.length <= URL_MAX_LENGTH ? normalizeUrl(b.href) : null;
   // normalizeUrl would prefix https:// to a scheme-less href; a bookmark always has its scheme.
-  if (!url || !/^https?:/i.test(b.href.trim())) return null;
+  if (!url || !/^https?:/i.test(b.href.trim())) return { prepared: null, tagsDropped: 0 };
   const maxDate = Date.now() / 1000 + 24 * 3600;
   const createdAt = b.addDate && b.addDate < maxDate ? new Date(b.addDate * 1000).toISOString() : nowIso;
   const topics = new Map<string, string>();
+  let tagsDropped = 0;
   for (const tag of b.tags) {
     const name = clip(tag, TOPIC_NAME_MAX_LENGTH);
     const id = topicIdFor(name);
-    if (!topics.has(id) && topics.size < MAX_TOPICS_PER_LINK) topics.set(id, name);
+    if (topics.has(id)) continue;
+    if (topics.size < MAX_TOPICS_PER_LINK) topics.set(id, name);
+    else tagsDropped += 1;
   }
-  return {
+  const prepared = {
     url,
     title: clip(b.title, TITLE_MAX_LENGTH) || new URL(url).hostname,
     description: clip(b.description, DESCRIPTION_MAX_LENGTH) || IMPORTED_BOOKMARK_DESCRIPTION,
     createdAt,
     topics: [...topics].map(([id, name]) => ({ id, name })),
     folder: b.folder ? clip(b.folder.title, TITLE_MAX_LENGTH) : null,
+    liked: b.liked === true,
   };
+  return { prepared, tagsDropped };
 }
 
 /**
@@ -134,14 +142,17 @@ export interface ImportOptions {
    * write to the socket, gets a turn while the chunks run back to back).
    */
   onProgress?: (done: number, total: number) => void | Promise<void>;
+  /** "Also share these on my main feed": false (the default) keeps every new link out of it. */
+  inMainFeed?: boolean;
 }
 
 /**
- * Imports parsed bookmarks for the viewer. Folders become the viewer's PRIVATE
+ * Imports parsed bookmarks for the viewer, out of the main feed unless `inMainFeed`. Folders become the viewer's PRIVATE
  * collections (one per folder path; an own collection of that exact title is reused, so a
  * re-import fills the same ones), unless `mapping` sends a folder to one of the viewer's
  * existing collections (checked by mappedCollections beforehand) or to none. A new link filed in
- * a private collection stays out of the main feed, as Preview & Share does. A URL the viewer
+ * a private collection stays out of the main feed even then, as Preview & Share does. Memberships
+ * are marked `imported`, which keeps them out of e-mail digests. A URL the viewer
  * already shared is not duplicated: that link joins the folder's collection if it isn't a member.
  * Written in chunks of BOOKMARKS_CHUNK, each one transaction; links_count is recounted from the
  * member rows of the touched collections. Other requests get turns throughout (eventLoopTurns).
@@ -150,14 +161,18 @@ export async function importBookmarks(
   db: Db,
   viewer: Viewer,
   { bookmarks, flattenedFolders }: ParsedBookmarkFile,
-  { mapping = {}, targets = new Map(), onProgress }: ImportOptions = {},
+  { mapping = {}, targets = new Map(), onProgress, inMainFeed = false }: ImportOptions = {},
 ): Promise<BookmarkImportSummary> {
   const nowIso = now();
   const targetOf = (folder: string) => (Object.hasOwn(mapping, folder) ? mapping[folder] : undefined);
   const summary: BookmarkImportSummary = {
     created: 0,
     reused: 0,
+    alreadySaved: 0,
     skipped: { duplicates: 0, invalid: 0 },
+    invalidRows: [],
+    tagsDropped: 0,
+    liked: 0,
     collections: [],
     flattenedFolders,
   };
@@ -166,14 +181,19 @@ export async function importBookmarks(
   // 1. Valid bookmarks, each URL once per folder.
   const items: Prepared[] = [];
   const seen = new Set<string>();
+  /** The description a file gives a folder's collection (Linkwarden), by collection title. */
+  const folderDescriptions = new Map<string, string>();
   for (const b of bookmarks) {
     await turn();
-    const p = prepare(b, nowIso);
-    if (p?.folder && targetOf(p.folder)?.type === 'none') p.folder = null;
+    const { prepared: p, tagsDropped } = prepare(b, nowIso);
     if (!p) {
       summary.skipped.invalid += 1;
+      if (summary.invalidRows.length < IMPORT_INVALID_ROWS_LISTED) summary.invalidRows.push(b.row);
       continue;
     }
+    summary.tagsDropped += tagsDropped;
+    if (p.folder && targetOf(p.folder)?.type === 'none') p.folder = null;
+    if (p.folder && b.folder?.description) folderDescriptions.set(p.folder, b.folder.description);
     const key = `${p.folder ?? ''}\n${p.url}`;
     if (seen.has(key)) {
       summary.skipped.duplicates += 1;
@@ -244,7 +264,7 @@ export async function importBookmarks(
             id: c.id,
             user_id: viewer.id,
             title: c.title,
-            description: 'Imported from a bookmarks file',
+            description: clip(folderDescriptions.get(c.title) ?? '', DESCRIPTION_MAX_LENGTH) || 'Imported from a bookmarks file',
             thumbnail_url: null,
             is_public: 0,
             slug: null,
@@ -261,7 +281,9 @@ export async function importBookmarks(
     }
   }
 
-  // 4. Chunks: each a transaction of links, topics, memberships and recounted links_count.
+  // 4. Chunks: each a transaction of links, topics, likes, memberships and recounted links_count.
+  /** URLs whose link this import created (a later chunk finds them saved, but not from before). */
+  const createdUrls = new Set<string>();
   await onProgress?.(0, items.length);
   for (let start = 0; start < items.length; start += BOOKMARKS_CHUNK) {
     await turn();
@@ -298,27 +320,33 @@ export async function importBookmarks(
 
       const newLinks: (Prepared & { inMainFeed: boolean })[] = [];
       const newIds: string[] = [];
-      const members: { supercuration_id: string; link_id: string; added_by: string; created_at: string }[] = [];
+      const members: { supercuration_id: string; link_id: string; added_by: string; created_at: string; imported: number }[] = [];
       let created = 0;
       let reused = 0;
+      let alreadySaved = 0;
       let duplicates = 0;
+      let liked = 0;
       for (const p of chunk) {
         const collection = p.folder ? collections.get(p.folder) : undefined;
         let id = linkOf.get(p.url);
         const isNew = id === undefined;
+        const savedBefore = !isNew && !createdUrls.has(p.url);
         if (isNew) {
           id = newId();
           linkOf.set(p.url, id);
-          newLinks.push({ ...p, inMainFeed: !collection || publicIds.has(collection.id) });
+          createdUrls.add(p.url);
+          newLinks.push({ ...p, inMainFeed: inMainFeed && (!collection || publicIds.has(collection.id)) });
           newIds.push(id);
           created += 1;
         }
         const memberKey = collection ? `${collection.id}\n${p.url}` : null;
         if (collection && memberKey && !memberUrls.has(memberKey)) {
           memberUrls.add(memberKey);
-          members.push({ supercuration_id: collection.id, link_id: id as string, added_by: viewer.id, created_at: nowIso });
+          members.push({ supercuration_id: collection.id, link_id: id as string, added_by: viewer.id, created_at: nowIso, imported: 1 });
           collection.count += 1;
           if (!isNew) reused += 1;
+        } else if (savedBefore) {
+          alreadySaved += 1;
         } else if (!isNew) {
           duplicates += 1;
         }
@@ -339,6 +367,7 @@ export async function importBookmarks(
               format: null,
               is_original_content: 0,
               in_main_feed: p.inMainFeed ? 1 : 0,
+              likes_count: p.liked ? 1 : 0,
               created_at: p.createdAt,
               updated_at: p.createdAt,
             })),
@@ -350,6 +379,10 @@ export async function importBookmarks(
         for (let i = 0; i < linkTopics.length; i += BOOKMARKS_CHUNK) {
           await trx.insertInto('link_topics').values(linkTopics.slice(i, i + BOOKMARKS_CHUNK)).execute();
         }
+        // A favourite in the file is the importer's like of the new link (likes_count 1 above).
+        const likes = newLinks.flatMap((p, i) => (p.liked ? [{ link_id: newIds[i] as string, user_id: viewer.id, created_at: p.createdAt }] : []));
+        if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();
+        liked = likes.length;
       }
       if (members.length > 0) {
         await trx
@@ -367,11 +400,13 @@ export async function importBookmarks(
           .where('s.id', 'in', [...new Set(members.map((m) => m.supercuration_id))])
           .execute();
       }
-      return { created, reused, duplicates };
+      return { created, reused, alreadySaved, duplicates, liked };
     });
     summary.created += counts.created;
     summary.reused += counts.reused;
+    summary.alreadySaved += counts.alreadySaved;
     summary.skipped.duplicates += counts.duplicates;
+    summary.liked += counts.liked;
     await onProgress?.(Math.min(start + chunk.length, items.length), items.length);
   }
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AccountSession } from '../domain/account';
 import type { CreateApiTokenInput } from '../domain/api-tokens';
-import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, readImportEvents } from '../domain/bookmarks';
+import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, bookmarkImportForm, readImportEvents } from '../domain/bookmarks';
 import type { BatchShareInput, FolderMapping } from '../domain/import';
 import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
 import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
@@ -208,17 +208,21 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       return call('previewBookmarks', { body: form, fallback: BOOKMARK_MESSAGES.previewFailed });
     },
     /**
-     * Imports a bookmarks file (POST /api/import/bookmarks, streamed as NDJSON): `onProgress`
+     * Imports a file (POST /api/import/bookmarks, streamed as NDJSON; `inMainFeed` also shares the
+     * new links on the main feed): `onProgress`
      * gets (done, total) while the links are written; resolves with the summary. A refused file or
      * mapping (4xx, before anything is written) and a failure during the import reject with ApiError.
      */
     importBookmarks: async (
       file: Blob,
-      { mapping, name = 'bookmarks.html', onProgress }: { mapping?: FolderMapping; name?: string; onProgress?: (done: number, total: number) => void } = {},
+      {
+        mapping,
+        inMainFeed,
+        name = 'bookmarks.html',
+        onProgress,
+      }: { mapping?: FolderMapping; inMainFeed?: boolean; name?: string; onProgress?: (done: number, total: number) => void } = {},
     ): Promise<BookmarkImportSummary> => {
-      const form = new FormData();
-      if (mapping) form.append('mapping', JSON.stringify(mapping));
-      form.append('file', file, name);
+      const form = bookmarkImportForm(file, name, { mapping, inMainFeed });
       const fallback = BOOKMARK_MESSAGES.importFailed;
       let res: Response;
       try {

@@ -216,12 +216,12 @@ export const apiRoutes = {
   previewBookmarks: route<BookmarkFilePreview>()({
     ...endpoints.previewBookmarks,
     auth: BOOKMARK_MESSAGES.mustLogIn,
-    schema: { summary: "A bookmarks file's folders and counts (multipart field 'file'), nothing written", tags: ['Import'] },
+    schema: { summary: "An import file's folders and counts (multipart field 'file'), nothing written", tags: ['Import'] },
   }),
   importBookmarks: route<BookmarkImportSummary>()({
     ...endpoints.importBookmarks,
     auth: BOOKMARK_MESSAGES.mustLogIn,
-    schema: { summary: "Import a bookmarks file (multipart fields 'mapping' then 'file')", tags: ['Import'] },
+    schema: { summary: "Import a bookmarks or read-later export (multipart fields 'mapping', 'inMainFeed', 'file')", tags: ['Import'] },
   }),
 
   preview: route<LinkPreview>()({

@@ -1,8 +1,28 @@
-/** Bookmark files: the Netscape bookmark HTML every browser exports. */
+import type { FolderMapping } from './import';
 
-/** Upload limits: the file's size (413 beyond) and its bookmarks (400 beyond). */
-export const BOOKMARKS_MAX_BYTES = 20 * 1024 * 1024;
-export const BOOKMARKS_MAX_COUNT = 50_000;
+/**
+ * Import files: the Netscape bookmark HTML every browser exports, and the exports of Pocket,
+ * Raindrop.io, Instapaper, Omnivore, Karakeep, Linkwarden and Readwise Reader.
+ */
+
+/** Upload limits: the file's size (413 beyond), a zip's unpacked entries (413 beyond) and its bookmarks (400 beyond). */
+export const BOOKMARKS_MAX_BYTES = 50 * 1024 * 1024;
+export const BOOKMARKS_MAX_UNPACKED_BYTES = 200 * 1024 * 1024;
+export const BOOKMARKS_MAX_COUNT = 100_000;
+/**
+ * Export entries read from one zip (400 beyond): Omnivore writes 20 items an entry, so 100,000
+ * bookmarks are 5,000; each entry read costs a parser, so a zip of tiny entries can't cost more.
+ */
+export const IMPORT_ZIP_MAX_ENTRIES = 10_000;
+/** Characters of one CSV record (a 10 MB field is refused with 400, not buffered). */
+export const IMPORT_CSV_RECORD_MAX_CHARS = 1024 * 1024;
+/** Invalid rows whose numbers the summary lists. */
+export const IMPORT_INVALID_ROWS_LISTED = 10;
+/** What the import reads, as the panel's hint and the unknown-format message name it. */
+export const IMPORT_FORMATS_TEXT =
+  'a browser bookmarks file (HTML), Pocket (zip or CSV), Raindrop.io (CSV), Instapaper (CSV), Omnivore (zip), Karakeep (JSON), Linkwarden (JSON) or Readwise Reader (CSV)';
+/** The file input's accept list: the server detects the format from the content, not from this. */
+export const IMPORT_FILE_ACCEPT = '.html,.htm,.csv,.json,.zip,text/html,text/csv,application/json,application/zip';
 /**
  * Bookmarks written per transaction (SQLite has one writer: short transactions keep others going).
  * Other requests wait for the chunk in hand: 500 took ~60 ms of CPU, 200 stay near 25 ms, under
@@ -18,15 +38,26 @@ export const BOOKMARK_FOLDER_MAX_DEPTH = 100;
 
 export const BOOKMARK_MESSAGES = {
   mustLogIn: 'Must be logged in to import bookmarks',
-  noFile: 'Choose a bookmarks file (.html) exported by your browser',
-  tooLarge: 'Bookmark files can be at most 20 MB',
-  tooMany: 'A bookmarks file can hold at most 50,000 bookmarks; split it and import the parts',
+  noFile: 'Choose a file to import (.html, .csv, .json or .zip)',
+  tooLarge: 'Import files can be at most 50 MB',
+  unpackedTooLarge: 'This zip file unpacks to more than 200 MB',
+  tooMany: 'An import file can hold at most 100,000 bookmarks; split it and import the parts',
   noBookmarks: 'No bookmarks found in this file',
+  unknownFormat: `This file is in none of the formats Supercurate imports: ${IMPORT_FORMATS_TEXT}`,
+  unsafeZipEntry: 'This zip file holds an entry outside its own folder (such as ../x)',
+  badZip: 'This zip file could not be read',
+  tooManyZipEntries: 'This zip file holds more than 10,000 export files',
+  badCsv: 'This CSV file could not be read',
+  csvFieldTooLarge: 'A row of this CSV file is longer than 1 MB',
+  badJson: 'This JSON file could not be read',
+  jsonTooDeep: 'This JSON file is nested too deep',
+  invalidMainFeed: "Invalid choice for 'Also share these on my main feed'",
   importFailed: 'Failed to import bookmarks',
   exportLabel: 'Export bookmarks',
-  fileLabel: 'Bookmarks file',
+  fileLabel: 'Import file',
+  mainFeedLabel: 'Also share these on my main feed',
   invalidMapping: 'Invalid folder mapping',
-  previewFailed: 'Failed to read the bookmarks file',
+  previewFailed: 'Failed to read the import file',
 } as const;
 
 /** The line a preview or summary shows when folders were nested deeper than BOOKMARK_FOLDER_MAX_DEPTH. */
@@ -59,6 +90,18 @@ export interface BookmarkFilePreview {
 // line: progress lines while the links are written, then the summary (or an error).
 
 export const BOOKMARKS_NDJSON = 'application/x-ndjson';
+
+/**
+ * The multipart body of POST /api/import/bookmarks: 'mapping' and 'inMainFeed' ("Also share these
+ * on my main feed"; absent: the links stay private), then the file.
+ */
+export function bookmarkImportForm(file: Blob, name: string, { mapping, inMainFeed }: { mapping?: FolderMapping; inMainFeed?: boolean }) {
+  const form = new FormData();
+  if (mapping) form.append('mapping', JSON.stringify(mapping));
+  if (inMainFeed !== undefined) form.append('inMainFeed', String(inMainFeed));
+  form.append('file', file, name);
+  return form;
+}
 
 export type BookmarkImportEvent =
   | { type: 'progress'; done: number; total: number }
@@ -100,14 +143,22 @@ export interface BookmarkCollectionSummary {
 export interface BookmarkImportSummary {
   /** New links. */
   created: number;
-  /** Bookmarks whose URL the user had already shared: that link was added to the folder's collection. */
+  /** Bookmarks whose URL the user had already shared (or that came earlier in the file): that link was added to the folder's collection. */
   reused: number;
+  /** Bookmarks whose URL the user had saved before this import (already in the folder's collection, if any): nothing written. */
+  alreadySaved: number;
   skipped: {
-    /** Already saved (and already in the folder's collection), or twice in one folder. */
+    /** The same URL again in the file (in the same folder). */
     duplicates: number;
-    /** Not an http(s) URL (javascript:, place:, file:, ...). */
+    /** No URL, or not an http(s) one (javascript:, place:, file:, ...). */
     invalid: number;
   };
+  /** The numbers (1 = the file's first bookmark or row) of the first IMPORT_INVALID_ROWS_LISTED invalid ones. */
+  invalidRows: number[];
+  /** Tags beyond the per-link topic cap, left out. */
+  tagsDropped: number;
+  /** Links liked by the importer (favourites in the file). */
+  liked: number;
   collections: BookmarkCollectionSummary[];
   /** Folders nested too deep, merged into their ancestor BOOKMARK_FOLDER_MAX_DEPTH levels down. */
   flattenedFolders: number;
@@ -117,8 +168,19 @@ export interface BookmarkImportSummary {
 export function bookmarkSummaryText(s: BookmarkImportSummary): string {
   const skipped = s.skipped.duplicates + s.skipped.invalid;
   const n = (x: number) => x.toLocaleString('en-US');
-  return `${n(s.created)} ${s.created === 1 ? 'link' : 'links'} imported, ${n(s.reused)} already saved, ${n(skipped)} skipped`;
+  return `${n(s.created)} ${s.created === 1 ? 'link' : 'links'} imported, ${n(s.reused + s.alreadySaved)} already saved, ${n(skipped)} skipped`;
 }
+
+/** 'Rows without an http(s) URL: 3, 7 and 2 more' (null when there are none). */
+export function invalidRowsText(s: BookmarkImportSummary): string | null {
+  if (s.skipped.invalid === 0) return null;
+  const more = s.skipped.invalid - s.invalidRows.length;
+  return `Skipped for want of an http(s) URL, rows ${s.invalidRows.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}`;
+}
+
+/** 'n tags beyond the 5 per link were left out'. */
+export const tagsDroppedText = (n: number, cap: number) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? 'tag' : 'tags'} beyond the ${cap} per link ${n === 1 ? 'was' : 'were'} left out`;
 
 /** 'Importing n bookmarks...' once the file is uploaded. */
 export const importingBookmarks = (n?: number) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Link, createLinkSchema, formatSchema } from './links';
 import { IMPORT_MESSAGES, LINK_MESSAGES } from './messages';
-import { BOOKMARKS_MAX_COUNT } from './bookmarks';
+import { BOOKMARKS_MAX_COUNT, BOOKMARK_MESSAGES } from './bookmarks';
 import { BATCH_SHARE_MAX, type FormatId } from './constants';
 
 /**
@@ -112,3 +112,12 @@ export const folderMappingSchema = z.record(z.string().min(1).max(2000), folderT
 );
 
 export type FolderMapping = z.infer<typeof folderMappingSchema>;
+
+/**
+ * The multipart field 'inMainFeed' of POST /api/import/bookmarks: 'true' when the user ticked
+ * "Also share these on my main feed". Absent: false, imported links stay private.
+ */
+export const importMainFeedFieldSchema = z
+  .enum(['true', 'false'], { error: BOOKMARK_MESSAGES.invalidMainFeed })
+  .optional()
+  .transform((v) => v === 'true');

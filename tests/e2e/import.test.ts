@@ -211,8 +211,8 @@ for (const database of databases) {
       const user = await signInWithLinks(page, e2e.server.origin);
       const reading = await user.api.createSupercuration({ title: 'Reading list', description: 'Long reads', isPublic: false });
       await openImport(page);
-      await page.getByRole('tab', { name: 'Bookmarks file' }).click();
-      await page.getByRole('tabpanel', { name: 'Bookmarks file' }).getByLabel('Bookmarks file').setInputFiles({
+      await page.getByRole('tab', { name: 'Import file' }).click();
+      await page.getByRole('tabpanel', { name: 'Import file' }).getByLabel('Import file', { exact: true }).setInputFiles({
         name: 'bookmarks_11_23_26.html',
         mimeType: 'text/html',
         buffer: Buffer.from(CHROMIUM_BOOKMARKS_HTML),
@@ -247,8 +247,8 @@ for (const database of databases) {
       const page = await e2e.open();
       await signInWithLinks(page, e2e.server.origin);
       await openImport(page);
-      await page.getByRole('tab', { name: 'Bookmarks file' }).click();
-      await page.getByRole('tabpanel', { name: 'Bookmarks file' }).getByLabel('Bookmarks file').setInputFiles({
+      await page.getByRole('tab', { name: 'Import file' }).click();
+      await page.getByRole('tabpanel', { name: 'Import file' }).getByLabel('Import file', { exact: true }).setInputFiles({
         name: 'deep.html',
         mimeType: 'text/html',
         buffer: Buffer.from(nestedBookmarkFile(BOOKMARK_FOLDER_MAX_DEPTH + 30, 2)),
@@ -267,8 +267,8 @@ for (const database of databases) {
       const page = await e2e.open();
       await signInWithLinks(page, e2e.server.origin);
       await openImport(page);
-      await page.getByRole('tab', { name: 'Bookmarks file' }).click();
-      await page.getByRole('tabpanel', { name: 'Bookmarks file' }).getByLabel('Bookmarks file').setInputFiles({ name: 'bulk.html', mimeType: 'text/html', buffer: Buffer.from(file) });
+      await page.getByRole('tab', { name: 'Import file' }).click();
+      await page.getByRole('tabpanel', { name: 'Import file' }).getByLabel('Import file', { exact: true }).setInputFiles({ name: 'bulk.html', mimeType: 'text/html', buffer: Buffer.from(file) });
       const folders = await visible(page.getByRole('form', { name: 'Bookmark folders' }));
       // Every text the status line shows, recorded as it changes.
       await page.evaluate(() => {

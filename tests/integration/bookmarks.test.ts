@@ -73,19 +73,19 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     expect((await user.api.listTopics()).some((t) => t.name === 'Machine Learning')).toBe(true);
 
     const again = (await (await upload(user, ctx.server.url, form(FILE))).json()) as BookmarkImportSummary;
-    expect(again).toMatchObject({ created: 0, reused: 0, skipped: { duplicates: 5, invalid: 2 } });
+    expect(again).toMatchObject({ created: 0, reused: 0, alreadySaved: 4, skipped: { duplicates: 1, invalid: 2 }, invalidRows: [4, 5] });
     expect(again.collections.every((c) => !c.created)).toBe(true);
     expect(await db.selectFrom('supercurations').select('id').where('user_id', '=', user.me.id).execute()).toHaveLength(2);
   });
 
-  it('refuses visitors (401), files over 20 MB (413) and files with no bookmarks (400)', async () => {
+  it('refuses visitors (401), files over 50 MB (413) and files with no bookmarks (400)', async () => {
     const visitor = testClient(ctx.server.url);
     expect((await upload(visitor, ctx.server.url, form(FILE))).status).toBe(401);
     const user = await signedInUser(ctx.server.url);
-    const big = new Uint8Array(20 * 1024 * 1024 + 1024).fill(0x20);
+    const big = new Uint8Array(50 * 1024 * 1024 + 1024).fill(0x20);
     const res = await upload(user, ctx.server.url, form(big));
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: string }).error).toBe('Bookmark files can be at most 20 MB');
+    expect(((await res.json()) as { error: string }).error).toBe('Import files can be at most 50 MB');
     expect((await upload(user, ctx.server.url, form('<p>nothing</p>'))).status).toBe(400);
   });
 
@@ -125,21 +125,21 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     expect(back.map((b) => `${b.folder?.title ?? ''}|${b.href}`).sort()).toEqual(pairs);
   });
 
-  it('imports 50,000 bookmarks in chunks and refuses more', async () => {
+  it('imports 100,000 bookmarks in chunks and refuses more', async () => {
     const user = await signedInUser(ctx.server.url);
     const line = (i: number) => `<DT><A HREF="https://bulk.example.com/${i}" ADD_DATE="1600000000">Bulk ${i}</A>\n`;
     const body = (n: number) => `<DL><p><DT><H3>Bulk</H3><DL><p>\n${Array.from({ length: n }, (_, i) => line(i)).join('')}</DL><p></DL><p>`;
-    const tooMany = await upload(user, ctx.server.url, form(body(50_001)));
+    const tooMany = await upload(user, ctx.server.url, form(body(100_001)));
     expect(tooMany.status).toBe(400);
-    expect(((await tooMany.json()) as { error: string }).error).toMatch(/at most 50,000 bookmarks/);
-    const res = await upload(user, ctx.server.url, form(body(50_000)));
+    expect(((await tooMany.json()) as { error: string }).error).toMatch(/at most 100,000 bookmarks/);
+    const res = await upload(user, ctx.server.url, form(body(100_000)));
     expect(res.status).toBe(200);
     const summary = (await res.json()) as BookmarkImportSummary;
-    expect(summary.created).toBe(50_000);
-    expect(summary.collections).toEqual([expect.objectContaining({ title: 'Bulk', count: 50_000 })]);
+    expect(summary.created).toBe(100_000);
+    expect(summary.collections).toEqual([expect.objectContaining({ title: 'Bulk', count: 100_000 })]);
     const row = await ctx.server.db.kysely.selectFrom('supercurations').select('links_count').where('id', '=', summary.collections[0]?.id ?? '').executeTakeFirstOrThrow();
-    expect(Number(row.links_count)).toBe(50_000);
-  }, 120_000);
+    expect(Number(row.links_count)).toBe(100_000);
+  }, 600_000);
 
   it('streams progress lines, then the summary, with Accept: application/x-ndjson', async () => {
     const user = await signedInUser(ctx.server.url);
@@ -164,7 +164,7 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     // The typed client reads the same stream.
     const progress: [number, number][] = [];
     const again = await user.api.importBookmarks(new Blob([body], { type: 'text/html' }), { onProgress: (d, t) => progress.push([d, t]) });
-    expect(again).toMatchObject({ created: 0, skipped: { duplicates: n } });
+    expect(again).toMatchObject({ created: 0, alreadySaved: n, skipped: { duplicates: 0 } });
     expect(progress.at(0)).toEqual([0, n]);
     expect(progress.at(-1)).toEqual([n, n]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonNestedDeeperThan } from '../../server/http/json-body';
+import { jsonNestedDeeperThan } from '../../server/services/json-depth';
 
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const objects = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;

@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   BOOKMARK_MESSAGES,
+  bookmarkImportForm,
   type BookmarkFilePreview,
   type BookmarkImportSummary,
   bookmarkProgressText,
@@ -13,11 +14,17 @@ import {
   flattenedFoldersText,
   type FolderMapping,
   type FolderTarget,
+  IMPORT_FILE_ACCEPT,
+  IMPORT_FORMATS_TEXT,
   importingBookmarks,
+  invalidRowsText,
+  MAX_TOPICS_PER_LINK,
   paths,
   readImportEvents,
   type SupercurationChoice,
+  tagsDroppedText,
 } from '../../../shared/domain';
+import { Checkbox } from '../../../shared/ui/primitives/checkbox';
 import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
 import { FormError } from '../../../shared/ui/primitives/form-error';
@@ -48,7 +55,7 @@ const toTarget = (choice: Choice): FolderTarget =>
  */
 function uploadBookmarks(
   file: File,
-  mapping: FolderMapping,
+  settings: { mapping: FolderMapping; inMainFeed: boolean },
   onUpload: (percent: number) => void,
   onProgress: (done: number, total: number) => void,
 ): Promise<BookmarkImportSummary> {
@@ -99,18 +106,15 @@ function uploadBookmarks(
       fail(body?.error ?? BOOKMARK_MESSAGES.importFailed);
     };
     xhr.onerror = () => fail(BOOKMARK_MESSAGES.importFailed);
-    const form = new FormData();
-    // The mapping goes first: the server reads the parts in order.
-    form.append('mapping', JSON.stringify(mapping));
-    form.append('file', file, file.name);
-    xhr.send(form);
+    xhr.send(bookmarkImportForm(file, file.name, settings));
   });
 }
 
-/** The 'Bookmarks file' tab of the import panel: upload a browser's export; export ours. */
+/** The 'Import file' tab of the import panel: upload a browser's or a read-later service's export; export ours. */
 export function BookmarksImport() {
   const [state, setState] = useState<State>({ stage: 'idle' });
   const [choices, setChoices] = useState<Record<string, Choice>>({});
+  const [inMainFeed, setInMainFeed] = useState(false);
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const busy = state.stage === 'reading' || state.stage === 'uploading' || state.stage === 'importing';
@@ -143,6 +147,7 @@ export function BookmarksImport() {
         initial[f.title] = id ? `id:${id}` : 'new';
       }
       setChoices(initial);
+      setInMainFeed(false);
       setState({ stage: 'mapping', file, preview });
     } catch (err) {
       setState({ stage: 'error', message: err instanceof Error ? err.message : BOOKMARK_MESSAGES.previewFailed });
@@ -156,7 +161,7 @@ export function BookmarksImport() {
     try {
       const summary = await uploadBookmarks(
         file,
-        mapping,
+        { mapping, inMainFeed },
         (percent) => setState((s) => (s.stage === 'uploading' ? { stage: 'uploading', percent } : s)),
         (done, total) => setState({ stage: 'importing', done, total }),
       );
@@ -179,15 +184,16 @@ export function BookmarksImport() {
   return (
     <div className="grid min-w-0 grid-cols-1 gap-3">
       <p id="import-bookmarks-hint" className="text-sm text-muted-foreground">
-        Upload the bookmarks file (.html) exported by your browser, Pocket, Raindrop or Pinboard, up to 20 MB. Folders
-        become private supercurations (or choose where each goes); links you already saved are not duplicated.
+        Upload an export of up to 50 MB: {IMPORT_FORMATS_TEXT}. Folders, lists and collections become private
+        supercurations (or choose where each goes); links you already saved are not duplicated, and nothing is shared on
+        your main feed unless you ask.
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <input
           ref={input}
           id="import-bookmarks"
           type="file"
-          accept=".html,.htm,text/html"
+          accept={IMPORT_FILE_ACCEPT}
           className="peer sr-only"
           disabled={busy}
           aria-describedby="import-bookmarks-hint"
@@ -219,7 +225,7 @@ export function BookmarksImport() {
       {state.stage === 'reading' && (
         <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
           <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-          Reading the bookmarks file...
+          Reading the file...
         </p>
       )}
       {state.stage === 'mapping' && (
@@ -229,6 +235,8 @@ export function BookmarksImport() {
           choices={choices}
           collections={collections.data ?? []}
           onChange={(title, choice) => setChoices((c) => ({ ...c, [title]: choice }))}
+          inMainFeed={inMainFeed}
+          onInMainFeedChange={setInMainFeed}
           onImport={() => void importFile(state.file)}
           onCancel={() => setState({ stage: 'idle' })}
         />
@@ -256,6 +264,13 @@ export function BookmarksImport() {
         <div role="status" className="grid gap-2 rounded-md border bg-muted/40 p-3 text-sm">
           <p className="font-medium">{bookmarkSummaryText(state.summary)}</p>
           {state.summary.flattenedFolders > 0 && <p>{flattenedFoldersText(state.summary.flattenedFolders)}.</p>}
+          {state.summary.skipped.invalid > 0 && <p>{invalidRowsText(state.summary)}.</p>}
+          {state.summary.tagsDropped > 0 && <p>{tagsDroppedText(state.summary.tagsDropped, MAX_TOPICS_PER_LINK)}.</p>}
+          {state.summary.liked > 0 && (
+            <p>
+              {state.summary.liked.toLocaleString('en-US')} {state.summary.liked === 1 ? 'favourite' : 'favourites'} liked.
+            </p>
+          )}
           {state.summary.collections.length > 0 && (
             <ul className="grid gap-1">
               {state.summary.collections.map((c) => (
@@ -283,12 +298,14 @@ interface FolderMappingFormProps {
   choices: Record<string, Choice>;
   collections: SupercurationChoice[];
   onChange: (title: string, choice: Choice) => void;
+  inMainFeed: boolean;
+  onInMainFeedChange: (checked: boolean) => void;
   onImport: () => void;
   onCancel: () => void;
 }
 
 /** The file's folders, each with where its bookmarks go; then 'Import n bookmarks'. */
-function FolderMappingForm({ preview, fileName, choices, collections, onChange, onImport, onCancel }: FolderMappingFormProps) {
+function FolderMappingForm({ preview, fileName, choices, collections, onChange, inMainFeed, onInMainFeedChange, onImport, onCancel }: FolderMappingFormProps) {
   const n = preview.bookmarks;
   return (
     <form
@@ -333,6 +350,10 @@ function FolderMappingForm({ preview, fileName, choices, collections, onChange, 
           ))}
         </ul>
       )}
+      <div className="flex items-start gap-3">
+        <Checkbox id="import-main-feed" className="mt-0.5" checked={inMainFeed} onChange={(e) => onInMainFeedChange(e.target.checked)} />
+        <Label htmlFor="import-main-feed">{BOOKMARK_MESSAGES.mainFeedLabel}</Label>
+      </div>
       <div className="flex flex-wrap gap-2">
         <Button type="submit">
           Import {n.toLocaleString('en-US')} {n === 1 ? 'bookmark' : 'bookmarks'}

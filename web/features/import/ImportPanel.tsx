@@ -1,6 +1,6 @@
 import { ClipboardPaste, ImageUp, LoaderCircle, Search } from 'lucide-react';
 import { useEffect, useState, type ClipboardEvent, type DragEvent } from 'react';
-import { IMPORT_MESSAGES, extractUrls, recognisingText } from '../../../shared/domain';
+import { BOOKMARK_MESSAGES, IMPORT_MESSAGES, extractUrls, recognisingText } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
 import { FormError } from '../../../shared/ui/primitives/form-error';
@@ -133,7 +133,7 @@ export function ImportPanel() {
             Image
           </TabsTrigger>
           <TabsTrigger value="bookmarks" className="flex-1 sm:flex-none">
-            Bookmarks file
+            {BOOKMARK_MESSAGES.fileLabel}
           </TabsTrigger>
         </TabsList>
 
