@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
+import { FOLLOWING_MESSAGES, type FollowingItem, followingQuerySchema } from '../domain/following';
 import { type BatchShareResult, batchShareSchema } from '../domain/import';
 import {
   type LikeState,
@@ -142,6 +143,15 @@ export const apiRoutes = {
     ...endpoints.myEmailSubscribers,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
     schema: { summary: "The confirmed e-mail subscribers of my collections", tags: ['Following'] },
+  }),
+  following: route<Page<FollowingItem>>()({
+    ...endpoints.following,
+    auth: FOLLOWING_MESSAGES.mustLogIn,
+    schema: {
+      summary: 'What the users I subscribe to and the public collections I follow published, newest first',
+      tags: ['Following'],
+      querystring: followingQuerySchema,
+    },
   }),
 
   // Links
