@@ -2,12 +2,12 @@ import type { z } from 'zod';
 import type { AccountSession } from '../domain/account';
 import type { CreateApiTokenInput } from '../domain/api-tokens';
 import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, readImportEvents } from '../domain/bookmarks';
-import { FOLLOWING_MESSAGES, type FollowingQuery } from '../domain/following';
+import type { FollowingQuery } from '../domain/following';
 import type { BatchShareInput, FolderMapping } from '../domain/import';
 import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
 import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
-import { SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
+import { FOLLOWING_MESSAGES, SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
 import type {
   AddResourceInput,
   CreateSupercurationInput,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
-import { FOLLOWING_MESSAGES, type FollowingItem, followingQuerySchema } from '../domain/following';
+import { followingQuerySchema } from '../domain/following';
 import { type BatchShareResult, batchShareSchema } from '../domain/import';
 import {
   type LikeState,
@@ -19,7 +19,13 @@ import {
 import { API_TOKEN_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
 import { type ApiToken, type CreatedApiToken, createApiTokenSchema } from '../domain/api-tokens';
 import { type UserProfile, profileUpdateSchema } from '../domain/schemas';
-import { SUBSCRIPTION_MESSAGES, type SubscriberPage, type SubscriptionState } from '../domain/subscriptions';
+import {
+  FOLLOWING_MESSAGES,
+  type FollowingItem,
+  SUBSCRIPTION_MESSAGES,
+  type SubscriberPage,
+  type SubscriptionState,
+} from '../domain/subscriptions';
 import {
   type Collaborator,
   type CollaboratorCandidate,
