@@ -50,23 +50,47 @@ const userSeek = (f: Filters, offset: number) =>
 const collectionSeek = (f: Filters, offset: number) =>
   sql<string | null>`(select sl.created_at from supercuration_links sl inner join links l on l.id = sl.link_id where sl.supercuration_id = c.id and ${linkFilters(f, addedAt, addedKey)} order by sl.created_at desc, sl.link_id desc limit 1 offset ${sql.lit(offset)})`;
 
-/**
- * A lower bound of the page's oldest time, from each source's newest and ROWS-th newest item:
- * the page's ROWS items are all at least as new as the ROWS-th newest of the sources' newest
- * items, and as new as any one source's ROWS-th newest. With it, the page query reads a few rows
- * per source instead of every item of every source. '' when there is no bound (few items).
- */
-async function pageFloor(db: Db, f: Filters): Promise<string> {
-  const { rows } = await sql<{ newest: string | null; last: string | null }>`
-    select ${userSeek(f, 0)} as newest, ${userSeek(f, ROWS - 1)} as last
-      from user_subscriptions s where s.subscriber_id = ${f.viewer}
+/** The sources (followed users and public collections) whose items a page may hold. */
+interface Sources {
+  users: string[];
+  collections: string[];
+}
+
+/** `column in (ids)`, or false for none (an empty `in ()` is not SQL). */
+const among = (column: string, ids: readonly string[]) =>
+  ids.length === 0 ? sql<boolean>`1 = 0` : sql<boolean>`${sql.ref(column)} in (${sql.join(ids)})`;
+
+/** The viewer's sources with the time of their `offset`-th newest item past the cursor (`only`: just these sources). */
+function sourceTimes(f: Filters, offset: number, only?: Sources) {
+  return sql<{ kind: 'user' | 'collection'; id: string; at: string | null }>`
+    select 'user' as kind, s.publisher_id as id, ${userSeek(f, offset)} as at
+      from user_subscriptions s where s.subscriber_id = ${f.viewer}${only ? sql` and ${among('s.publisher_id', only.users)}` : sql``}
     union all
-    select ${collectionSeek(f, 0)}, ${collectionSeek(f, ROWS - 1)}
+    select 'collection', c.id, ${collectionSeek(f, offset)}
       from supercuration_followers fo inner join supercurations c on c.id = fo.supercuration_id
-      where fo.user_id = ${f.viewer} and c.is_public = 1`.execute(db.kysely);
-  const newest = rows.flatMap((r) => (r.newest ? [r.newest] : [])).sort().reverse();
-  const lasts = rows.flatMap((r) => (r.last ? [r.last] : []));
-  return [newest[ROWS - 1] ?? '', ...lasts].reduce((a, b) => (b > a ? b : a), '');
+      where fo.user_id = ${f.viewer} and c.is_public = 1${only ? sql` and ${among('c.id', only.collections)}` : sql``}`;
+}
+
+/**
+ * Where a page can come from, and a lower bound of its oldest time (the floor; '' for none), in two
+ * index seeks per source and a few more: the page's ROWS items are all at least as new as the
+ * ROWS-th newest of the sources' newest items, so only the sources whose newest item is that new
+ * can hold them; and they are at least as new as any one source's ROWS-th newest item. The page
+ * query then reads a short index range of a few sources, not every item of every source.
+ */
+async function pageSources(db: Db, f: Filters): Promise<{ sources: Sources; floor: string }> {
+  const { rows } = await sourceTimes(f, 0).execute(db.kysely);
+  const newest = rows.filter((r) => r.at !== null).sort((a, b) => ((a.at ?? '') < (b.at ?? '') ? 1 : -1));
+  const atLeast = newest[ROWS - 1]?.at ?? '';
+  const active = newest.filter((r) => (r.at ?? '') >= atLeast);
+  const sources: Sources = {
+    users: active.filter((r) => r.kind === 'user').map((r) => r.id),
+    collections: active.filter((r) => r.kind === 'collection').map((r) => r.id),
+  };
+  if (active.length === 0) return { sources, floor: '' };
+  const deep = await sourceTimes(f, ROWS - 1, sources).execute(db.kysely);
+  const floor = deep.rows.reduce((max, r) => (r.at !== null && r.at > max ? r.at : max), atLeast);
+  return { sources, floor };
 }
 
 interface ItemRow {
@@ -87,7 +111,7 @@ interface ItemRow {
  * Only what the viewer may see: public collections (checked now, so one turned private is gone at
  * once) and links by the visibility rule (a repost of a link turned private is left out).
  */
-async function pageItems(db: Db, f: Filters, floor: string): Promise<ItemRow[]> {
+async function pageItems(db: Db, f: Filters, { users, collections }: Sources, floor: string): Promise<ItemRow[]> {
   const visible = linkVisibleTo(f.viewer, 'l');
   const { rows } = await sql<ItemRow>`
     select i.*, u.name as actor_name, p.avatar_key as actor_avatar_key,
@@ -97,14 +121,14 @@ async function pageItems(db: Db, f: Filters, floor: string): Promise<ItemRow[]> 
         select case when l.original_post_id is null then 'shared' else 'reposted' end as kind,
                l.created_at as at, l.id as key, l.id as link_id, l.user_id as actor_id, null as supercuration_id
           from user_subscriptions s inner join links l on l.user_id = s.publisher_id and l.in_main_feed = 1
-          where s.subscriber_id = ${f.viewer} and l.created_at >= ${floor} and ${linkFilters(f, linkAt, linkKey)} and ${visible}
+          where s.subscriber_id = ${f.viewer} and ${among('s.publisher_id', users)} and l.created_at >= ${floor} and ${linkFilters(f, linkAt, linkKey)} and ${visible}
         union all
         select 'added', sl.created_at, ${addedKey}, sl.link_id, coalesce(sl.added_by, l.user_id), sl.supercuration_id
           from supercuration_followers fo
           inner join supercurations c on c.id = fo.supercuration_id
           inner join supercuration_links sl on sl.supercuration_id = c.id
           inner join links l on l.id = sl.link_id
-          where fo.user_id = ${f.viewer} and c.is_public = 1 and sl.created_at >= ${floor}
+          where fo.user_id = ${f.viewer} and ${among('c.id', collections)} and c.is_public = 1 and sl.created_at >= ${floor}
             and ${linkFilters(f, addedAt, addedKey)} and ${visible}
       ) merged order by at desc, key desc limit ${sql.lit(ROWS)}
     ) i
@@ -122,8 +146,8 @@ export async function listFollowing(db: Db, viewer: Viewer, q: FollowingParams):
     format: q.format,
     cursor: q.cursor ? decodeKeyset(CURSOR_TAG, ['string', 'string'], q.cursor) : [],
   };
-  const floor = await pageFloor(db, f);
-  const rows = await pageItems(db, f, floor);
+  const { sources, floor } = await pageSources(db, f);
+  const rows = await pageItems(db, f, sources, floor);
   const page = rows.slice(0, FEED_PAGE_SIZE);
   const ids = [...new Set(page.map((r) => r.link_id))];
   const links = ids.length === 0 ? [] : await toLinks(db.kysely, await linkRows(db.kysely, viewer.id).where('links.id', 'in', ids).execute(), viewer);

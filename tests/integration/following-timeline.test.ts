@@ -99,6 +99,25 @@ describeEachDatabase('following: the Following feed', (ctx) => {
     expect([visitor.status, visitor.message]).toEqual([401, FOLLOWING_MESSAGES.mustLogIn]);
   });
 
+  it('pages right with more sources than a page, some quiet, and reposts hidden from the reader among them', async () => {
+    const reader = await signedInUser(ctx.server.url, 'Wide Reader');
+    const curators = await Promise.all(Array.from({ length: 13 }, (_, i) => signedInUser(ctx.server.url, `Curator ${i}`)));
+    const author = await signedInUser(ctx.server.url, 'Hidden Author');
+    for (const c of curators) await reader.api.subscribe(c.me.id);
+    const hidden = await author.api.createLink(link('Soon hidden'));
+    const made: string[] = [];
+    // Round after round, every other curator shares; a few repost the link that will turn private.
+    for (let round = 0; round < 3; round++) {
+      for (const [i, c] of curators.entries()) {
+        if (i % 2 === round % 2) made.push((await c.api.createLink(link(`${c.me.name} ${round}`))).title);
+        else if (round === 1 && i < 6) await c.api.repost(hidden.id);
+      }
+    }
+    await author.api.updateLink(hidden.id, { inMainFeed: false });
+    const items = await wholeFeed(reader);
+    expect(items.map((i) => i.link.title)).toEqual([...made].reverse());
+  });
+
   it('filters by format and by time window, as My Feed does', async () => {
     const reader = await signedInUser(ctx.server.url, 'Filterer');
     const a = await signedInUser(ctx.server.url, 'Mixed');
