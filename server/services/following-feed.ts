@@ -60,35 +60,68 @@ interface Sources {
 const among = (column: string, ids: readonly string[]) =>
   ids.length === 0 ? sql<boolean>`1 = 0` : sql<boolean>`${sql.ref(column)} in (${sql.join(ids)})`;
 
-/** The viewer's sources with the time of their `offset`-th newest item past the cursor (`only`: just these sources). */
-function sourceTimes(f: Filters, offset: number, only?: Sources) {
-  return sql<{ kind: 'user' | 'collection'; id: string; at: string | null }>`
+type SourceTime = { kind: 'user' | 'collection'; id: string; at: string | null };
+
+/** The viewer's sources with the time of their `offset`-th newest item past the cursor (`only`: just these; a list left out: all). */
+function sourceTimes(f: Filters, offset: number, only: Partial<Sources> = {}) {
+  const users = only.users ? sql` and ${among('s.publisher_id', only.users)}` : sql``;
+  const collections = only.collections ? sql` and ${among('c.id', only.collections)}` : sql``;
+  return sql<SourceTime>`
     select 'user' as kind, s.publisher_id as id, ${userSeek(f, offset)} as at
-      from user_subscriptions s where s.subscriber_id = ${f.viewer}${only ? sql` and ${among('s.publisher_id', only.users)}` : sql``}
+      from user_subscriptions s where s.subscriber_id = ${f.viewer}${users}
     union all
     select 'collection', c.id, ${collectionSeek(f, offset)}
       from supercuration_followers fo inner join supercurations c on c.id = fo.supercuration_id
-      where fo.user_id = ${f.viewer} and c.is_public = 1${only ? sql` and ${among('c.id', only.collections)}` : sql``}`;
+      where fo.user_id = ${f.viewer} and c.is_public = 1${collections}`;
+}
+
+/** Links of the whole site read newest first before falling back to a seek per followed user. */
+const WALK = 400;
+
+/**
+ * The newest ROWS items of followed users the viewer may see, when they are among the WALK newest
+ * links under the cursor (a walk of links_created, a few hundred rows); null when they are not
+ * (the followed users publish a small share of the site's links), and the seeks take over.
+ */
+async function walkUsers(db: Db, f: Filters): Promise<SourceTime[] | null> {
+  const format = f.format === undefined ? sql`` : sql` and l.format = ${f.format}`;
+  const { rows } = await sql<SourceTime>`
+    select 'user' as kind, l.user_id as id, l.created_at as at from (
+      select w.id, w.user_id, w.created_at, w.in_main_feed, w.original_post_id, w.format from links w
+      where ${linkFilters({ ...f, format: undefined }, sql`w.created_at`, sql`w.id`)}
+      order by w.created_at desc, w.id desc limit ${sql.lit(WALK)}
+    ) l
+    where l.in_main_feed = 1${format}
+      and exists (select 1 from user_subscriptions s where s.subscriber_id = ${f.viewer} and s.publisher_id = l.user_id)
+      and ${linkVisibleTo(f.viewer, 'l')}
+    order by l.created_at desc, l.id desc limit ${sql.lit(ROWS)}`.execute(db.kysely);
+  return rows.length === ROWS ? rows : null;
 }
 
 /**
- * Where a page can come from, and a lower bound of its oldest time (the floor; '' for none), in two
- * index seeks per source and a few more: the page's ROWS items are all at least as new as the
- * ROWS-th newest of the sources' newest items, so only the sources whose newest item is that new
- * can hold them; and they are at least as new as any one source's ROWS-th newest item. The page
- * query then reads a short index range of a few sources, not every item of every source.
+ * Where a page can come from, and a lower bound of its oldest time (the floor; '' for none): the
+ * page's ROWS items are all at least as new as the ROWS-th newest of any ROWS items, here the
+ * followed users' newest ones (walked, or one index seek per user) and each collection's newest,
+ * so only the sources with an item that new can hold them; and they are at least as new as any
+ * one source's ROWS-th newest item (a few more seeks). The page query then reads a short index
+ * range of a few sources, not every item of every source (docs/decisions.md "Following feed").
  */
 async function pageSources(db: Db, f: Filters): Promise<{ sources: Sources; floor: string }> {
-  const { rows } = await sourceTimes(f, 0).execute(db.kysely);
-  const newest = rows.filter((r) => r.at !== null).sort((a, b) => ((a.at ?? '') < (b.at ?? '') ? 1 : -1));
+  const walked = await walkUsers(db, f);
+  const { rows } = await sourceTimes(f, 0, walked ? { users: [] } : {}).execute(db.kysely);
+  const newest = [...(walked ?? []), ...rows]
+    .filter((r) => r.at !== null)
+    .sort((a, b) => ((a.at ?? '') < (b.at ?? '') ? 1 : -1));
   const atLeast = newest[ROWS - 1]?.at ?? '';
   const active = newest.filter((r) => (r.at ?? '') >= atLeast);
   const sources: Sources = {
-    users: active.filter((r) => r.kind === 'user').map((r) => r.id),
+    users: [...new Set(active.filter((r) => r.kind === 'user').map((r) => r.id))],
     collections: active.filter((r) => r.kind === 'collection').map((r) => r.id),
   };
-  if (active.length === 0) return { sources, floor: '' };
-  const deep = await sourceTimes(f, ROWS - 1, sources).execute(db.kysely);
+  // A walked user's items from the floor up are all among the walked ones: no seek needed.
+  const deepen = walked ? { users: [], collections: sources.collections } : sources;
+  if (deepen.users.length + deepen.collections.length === 0) return { sources, floor: atLeast };
+  const deep = await sourceTimes(f, ROWS - 1, deepen).execute(db.kysely);
   const floor = deep.rows.reduce((max, r) => (r.at !== null && r.at > max ? r.at : max), atLeast);
   return { sources, floor };
 }
