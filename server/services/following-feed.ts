@@ -21,7 +21,7 @@ export type FollowingParams = z.output<typeof followingQuerySchema>;
 const ROWS = FEED_PAGE_SIZE + 1;
 const CURSOR_TAG = 'following';
 
-interface Filters {
+export interface Filters {
   viewer: string;
   since: string | null;
   format: string | undefined;
@@ -63,7 +63,7 @@ const among = (column: string, ids: readonly string[]) =>
 type SourceTime = { kind: 'user' | 'collection'; id: string; at: string | null };
 
 /** The viewer's sources with the time of their `offset`-th newest item past the cursor (`only`: just these; a list left out: all). */
-function sourceTimes(f: Filters, offset: number, only: Partial<Sources> = {}) {
+export function sourceTimes(f: Filters, offset: number, only: Partial<Sources> = {}) {
   const users = only.users ? sql` and ${among('s.publisher_id', only.users)}` : sql``;
   const collections = only.collections ? sql` and ${among('c.id', only.collections)}` : sql``;
   return sql<SourceTime>`
@@ -84,8 +84,14 @@ const WALK = 400;
  * (the followed users publish a small share of the site's links), and the seeks take over.
  */
 async function walkUsers(db: Db, f: Filters): Promise<SourceTime[] | null> {
+  const { rows } = await walkQuery(f).execute(db.kysely);
+  return rows.length === ROWS ? rows : null;
+}
+
+/** walkUsers' query: the format is kept out of the walked range, so a rare one can't make it read far. */
+export function walkQuery(f: Filters) {
   const format = f.format === undefined ? sql`` : sql` and l.format = ${f.format}`;
-  const { rows } = await sql<SourceTime>`
+  return sql<SourceTime>`
     select 'user' as kind, l.user_id as id, l.created_at as at from (
       select w.id, w.user_id, w.created_at, w.in_main_feed, w.original_post_id, w.format from links w
       where ${linkFilters({ ...f, format: undefined }, sql`w.created_at`, sql`w.id`)}
@@ -94,8 +100,7 @@ async function walkUsers(db: Db, f: Filters): Promise<SourceTime[] | null> {
     where l.in_main_feed = 1${format}
       and exists (select 1 from user_subscriptions s where s.subscriber_id = ${f.viewer} and s.publisher_id = l.user_id)
       and ${linkVisibleTo(f.viewer, 'l')}
-    order by l.created_at desc, l.id desc limit ${sql.lit(ROWS)}`.execute(db.kysely);
-  return rows.length === ROWS ? rows : null;
+    order by l.created_at desc, l.id desc limit ${sql.lit(ROWS)}`;
 }
 
 /**
@@ -172,13 +177,18 @@ async function pageItems(db: Db, f: Filters, { users, collections }: Sources, fl
   return rows;
 }
 
-export async function listFollowing(db: Db, viewer: Viewer, q: FollowingParams): Promise<Page<FollowingItem>> {
-  const f: Filters = {
-    viewer: viewer.id,
+/** A request's filters; a cursor that is not one of this feed's is 400 'Invalid page cursor'. */
+export function followingFilters(viewerId: string, q: FollowingParams): Filters {
+  return {
+    viewer: viewerId,
     since: windowStart(q.window),
     format: q.format,
     cursor: q.cursor ? decodeKeyset(CURSOR_TAG, ['string', 'string'], q.cursor) : [],
   };
+}
+
+export async function listFollowing(db: Db, viewer: Viewer, q: FollowingParams): Promise<Page<FollowingItem>> {
+  const f = followingFilters(viewer.id, q);
   const { sources, floor } = await pageSources(db, f);
   const rows = await pageItems(db, f, sources, floor);
   const page = rows.slice(0, FEED_PAGE_SIZE);

@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest';
+import { followingFilters, sourceTimes, walkQuery } from '../../server/services/following-feed';
 import { FEED_PAGE_SIZE, FOLLOWING_MESSAGES, type FollowingItem, type FollowingQuery, LINK_MESSAGES } from '../../shared/domain';
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
+import { explain } from '../support/explain';
 import { type User, createCollection, expectFailure, failure, uniqueSlug } from '../support/supercurations';
 
 const DAY_MS = 86_400_000;
@@ -175,5 +177,26 @@ describeEachDatabase('following: the Following feed', (ctx) => {
     await reader.api.unsubscribe(a.me.id);
     expect(await titles()).toEqual([]);
   });
-});
 
+  it('reads indexes, never sorting a source: the walk in time order, a seek per followed user and collection (EXPLAIN)', async () => {
+    const db = ctx.server.db;
+    const cursor = Buffer.from(JSON.stringify(['following', '2026-01-01T00:00:00.000Z', 'abc'])).toString('base64url');
+    for (const q of [{ window: 'all' as const }, { window: 'week' as const, format: 'video' as const, cursor }]) {
+      const f = followingFilters('some-user', q);
+      const walk = await explain(db, walkQuery(f).compile(db.kysely));
+      const seeks = await explain(db, sourceTimes(f, 0).compile(db.kysely));
+      const label = `${JSON.stringify(q)}\n${walk}\n${seeks}`;
+      expect(seeks, label).toContain('supercuration_links_collection_created');
+      // With a format, the index that has the format in it (migration 0007); PostgreSQL may pick either on tiny tables.
+      const userIndexes = 'format' in q ? ['links_feed_format', 'links_feed_created'] : ['links_feed_created'];
+      expect(userIndexes.some((index) => seeks.includes(index)), label).toBe(true);
+      if (db.dialect === 'sqlite') {
+        expect(seeks, label).toContain(userIndexes[0]);
+        expect(walk, label).toMatch(/SEARCH w USING (COVERING )?INDEX links_created|SCAN w USING (COVERING )?INDEX links_created/);
+        expect(`${walk}\n${seeks}`, label).not.toContain('TEMP B-TREE');
+      } else {
+        expect(walk, label).toMatch(/Index Scan Backward using links_created on links w/);
+      }
+    }
+  });
+});
