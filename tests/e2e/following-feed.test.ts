@@ -21,8 +21,9 @@ for (const database of databases) {
       const page = await e2e.open();
       await registerAndEnter(page, freshAccount('Ada Reader'));
 
-      // Nothing followed yet: the empty state leads to the directory.
-      await page.getByRole('link', { name: 'Following' }).first().click();
+      // Nothing followed yet: the empty state leads to the directory. (Keyboard only: focus and Enter.)
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Following' }).focus();
+      await page.keyboard.press('Enter');
       await waitForPath(page, '/following');
       await visible(page.getByRole('heading', { name: FOLLOWING_MESSAGES.empty }));
       expect(await page.getByRole('link', { name: FOLLOWING_MESSAGES.discover }).getAttribute('href')).toBe('/directory');
@@ -52,9 +53,10 @@ for (const database of databases) {
       await visible(older.getByRole('link', { name: 'Heat pumps explained' }));
 
       // The format chips filter it, in the URL as on My Feed.
-      await page.getByRole('group', { name: 'Format' }).getByRole('button', { name: 'Video', exact: true }).click();
-      await waitForPath(page, '/following');
-      expect(new URL(page.url()).searchParams.get('format')).toBe('video');
+      await page.getByRole('group', { name: 'Format' }).getByRole('button', { name: 'Video', exact: true }).focus();
+      await page.keyboard.press('Space');
+      await expect.poll(() => new URL(page.url()).searchParams.get('format')).toBe('video');
+      expect(new URL(page.url()).pathname).toBe('/following');
       await expect.poll(() => feed.locator(':scope > li').count()).toBe(1);
       await visible(feed.getByRole('link', { name: 'Grid batteries' }));
 
