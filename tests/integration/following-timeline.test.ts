@@ -97,6 +97,20 @@ describeEachDatabase('following: the Following feed', (ctx) => {
     const bad = await http(`${ctx.server.url}/api/following?format=nonsense&window=forever`, { headers: { cookie: reader.cookieHeader() } });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    // Odd but well-formed cursors and repeated parameters: a clear 4xx or a page, never a 500.
+    const odd = (values: unknown[]) => Buffer.from(JSON.stringify(['following', ...values])).toString('base64url');
+    for (const query of [
+      `cursor=${odd(['2026-01-01T00:00:00.000Z\u0000', 'x'])}`,
+      `cursor=${odd(['', ''])}`,
+      `cursor=${odd([1, 2])}`,
+      `cursor=${'A'.repeat(501)}`,
+      'window=week&window=all',
+      'format=video&format=tool',
+    ]) {
+      const res = await http(`${ctx.server.url}/api/following?${query}`, { headers: { cookie: reader.cookieHeader() } });
+      expect(res.status, query).toBeLessThan(500);
+      await res.body?.cancel();
+    }
     const visitor = await failure(testClient(ctx.server.url).api.following());
     expect([visitor.status, visitor.message]).toEqual([401, FOLLOWING_MESSAGES.mustLogIn]);
   });
