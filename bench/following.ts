@@ -7,6 +7,9 @@
  * one mail per subscriber in the outbox ("time to queue"), then the server process's outbox worker
  * (SMTP_URL = the loopback sink of the tests, MAIL_POLL_SECONDS=1) sending them all ("time to send",
  * from the digest's commit until the sink has every message, so it includes up to 1 s of polling).
+ * And the Following feed (GET /api/following) of a reader (seeded user 4) subscribed to
+ * BENCH_FOLLOWED (1,000) seeded curators and following that collection: its first page, a format,
+ * a time window and a deeper page, at BENCH_LINK_CONNECTIONS (the links are the links section's seed).
  */
 import { randomBytes } from 'node:crypto';
 import { type Insertable, sql } from 'kysely';
@@ -15,7 +18,7 @@ import { type Db, openDatabase } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { runDigestOnce } from '../server/mail/digest';
 import type { SmtpSink } from '../tests/support/smtp-sink';
-import { type CpuProbe, type Load, type MeasuredRoute, loadAverages, measureRoutes, ms, printRoutes, rate, us } from './common';
+import { type CpuProbe, type Load, type MeasuredRoute, type NamedLoad, loadAverages, measureRoutes, ms, printRoutes, rate, us } from './common';
 import { seedEmail } from './seed';
 
 const BATCH = 500;
@@ -25,6 +28,8 @@ const CSV_RUNS = 5;
 
 export interface FollowingPlan {
   publisherEmail: string;
+  readerEmail: string;
+  followed: number;
   collectionId: string;
   subscribers: number;
   emailSubscribers: number;
@@ -42,7 +47,7 @@ async function insertBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unkno
  * as subscribe() leaves them, and a public collection of user 3 with `count` confirmed e-mail
  * subscribers and its digest state (sent up to now). Before the server starts.
  */
-export async function seedFollowing(db: Db, users: number, count: number): Promise<FollowingPlan> {
+export async function seedFollowing(db: Db, users: number, count: number, followed: number): Promise<FollowingPlan> {
   const started = performance.now();
   const k = db.kysely;
   const publisherEmail = seedEmail(Math.min(3, users - 1)); // 0 owns collections, 1 and 2 import
@@ -97,14 +102,55 @@ export async function seedFollowing(db: Db, users: number, count: number): Promi
     await insertBatches(emailSubscribers, (b) => trx.insertInto('email_subscribers').values(b).execute());
     await trx.insertInto('digest_state').values({ supercuration_id: collectionId, last_sent_at: iso(now) }).execute();
   });
+  const readerEmail = seedEmail(Math.min(4, users - 1));
+  await seedReader(db, readerEmail, collectionId, followed, iso(now));
   await sql`analyze`.execute(k);
-  return { publisherEmail, collectionId, subscribers: count, emailSubscribers: count, ms: performance.now() - started };
+  return {
+    publisherEmail,
+    readerEmail,
+    followed,
+    collectionId,
+    subscribers: count,
+    emailSubscribers: count,
+    ms: performance.now() - started,
+  };
+}
+
+/** The Following feed's reader: subscribed to `followed` other seeded users and following the collection, counters as the API leaves them. */
+async function seedReader(db: Db, readerEmail: string, collectionId: string, followed: number, at: string): Promise<void> {
+  const k = db.kysely;
+  const reader = await k.selectFrom('user').select('id').where('email', '=', readerEmail).executeTakeFirstOrThrow();
+  const curators = await k
+    .selectFrom('user')
+    .select('id')
+    .where('email', 'like', 'bench-user-%')
+    .where('id', '!=', reader.id)
+    .orderBy('email')
+    .limit(followed)
+    .execute();
+  const ids = curators.map((c) => c.id);
+  await k.transaction().execute(async (trx) => {
+    await insertBatches(ids, (b) =>
+      trx
+        .insertInto('user_subscriptions')
+        .values(b.map((publisher_id) => ({ id: hex(), subscriber_id: reader.id, publisher_id, created_at: at })))
+        .execute(),
+    );
+    await insertBatches(ids, (b) =>
+      trx.updateTable('profiles').set({ subscribers_count: sql`subscribers_count + 1` }).where('user_id', 'in', b).execute(),
+    );
+    await trx.updateTable('profiles').set({ subscriptions_count: sql`subscriptions_count + ${ids.length}` }).where('user_id', '=', reader.id).execute();
+    await trx.insertInto('supercuration_followers').values({ supercuration_id: collectionId, user_id: reader.id, created_at: at }).execute();
+    await trx.updateTable('supercurations').set({ followers_count: 1 }).where('id', '=', collectionId).execute();
+  });
 }
 
 export interface FollowingResult {
   connections: number;
   plan: FollowingPlan;
   dashboard: MeasuredRoute;
+  /** GET /api/following: first page, a format, a time window, a deeper page. */
+  feed: MeasuredRoute[];
   csv: { runs: number; medianMs: number; maxMs: number; bytes: number; rows: number };
   digest: {
     resources: number;
@@ -137,12 +183,39 @@ interface Options {
 }
 
 const SEND_DEADLINE_MS = 10 * 60_000;
+const DEEP_FEED_PAGE = 5;
+
+/** The Following feed's measured requests; the deeper page's cursor is found by walking there first. */
+async function feedRoutes(baseUrl: string, cookie: string, followed: number, connections: number): Promise<NamedLoad[]> {
+  const url = (query: string) => `${baseUrl}/api/following${query}`;
+  let cursor = '';
+  for (let i = 1; i < DEEP_FEED_PAGE; i++) {
+    const res = await fetch(url(cursor ? `?cursor=${cursor}` : ''), { headers: { cookie } });
+    const page = (await res.json()) as { nextCursor: string | null };
+    if (!res.ok || !page.nextCursor) throw new Error(`GET /api/following, page ${i}: ${res.status}`);
+    cursor = page.nextCursor;
+  }
+  const of = `${followed.toLocaleString('en-US')} curators + 1 collection`;
+  const routes: [string, string][] = [
+    [`GET /api/following, first page (${of})`, ''],
+    ['GET /api/following?format=video', '?format=video'],
+    ['GET /api/following?window=week', '?window=week'],
+    [`GET /api/following, page ${DEEP_FEED_PAGE}`, `?cursor=${cursor}`],
+  ];
+  return routes.map(([name, query]) => ({
+    name,
+    load: { url: url(query), connections, headers: { cookie }, verifyBody: (b: string) => b.startsWith('{"items":[{') },
+  }));
+}
 
 export async function benchFollowing(o: Options): Promise<FollowingResult> {
   const { baseUrl, plan } = o;
   const cookie = await o.signIn(plan.publisherEmail);
   const trivial: Load = { url: `${baseUrl}/api/health/live`, connections: o.connections };
-  console.log(`Measuring following: GET /api/me/subscribers at ${o.connections} connections (load average ${loadAverages()})...`);
+  console.log(
+    `Measuring following: GET /api/me/subscribers and GET /api/following at ${o.connections} connections (load average ${loadAverages()})...`,
+  );
+  const feed = await measureRoutes(trivial, await feedRoutes(baseUrl, await o.signIn(plan.readerEmail), plan.followed, o.connections), o.durationS, o.cpu);
   const [dashboard] = await measureRoutes(
     trivial,
     [
@@ -232,13 +305,14 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
     connections: o.connections,
     plan,
     dashboard,
+    feed,
     csv: { runs: CSV_RUNS, medianMs: times[Math.floor(times.length / 2)] ?? NaN, maxMs: times[times.length - 1] ?? NaN, bytes, rows },
     digest,
   };
 }
 
 export function printFollowing(r: FollowingResult): void {
-  printRoutes(`Following, ${r.connections} connections`, [r.dashboard]);
+  printRoutes(`Following, ${r.connections} connections`, [r.dashboard, ...r.feed]);
   const c = r.csv;
   console.log(
     `GET /api/me/subscribers.csv: ${c.rows.toLocaleString('en-US')} rows, ${(c.bytes / 1024).toFixed(0)} KiB; ` +

@@ -5,6 +5,8 @@
  * figure. Sections, all by default (BENCH_SECTIONS=users,links,...):
  *   users     GET /api/health and /api/me beside /api/health/live, sign-in latency, idle memory
  *   links     My Feed pages, sorts, filters and like toggles at BENCH_LINK_CONNECTIONS (32), see links.ts
+ *   following the Subscriber Dashboard, CSV export and digest, and the Following feed of a reader
+ *             subscribed to BENCH_FOLLOWED (1,000) curators (seeds the links too), see following.ts
  *   previews  CPU to read a link preview from a 500 KB page, in the bench's process, see previews.ts;
  *             alone (BENCH_SECTIONS=previews) it needs no database or server
  *
@@ -73,6 +75,7 @@ const POOL_HEAVY_USERS = intEnv('BENCH_POOL_HEAVY_USERS', 10);
 const COLLECTIONS = intEnv('BENCH_COLLECTIONS', 100_000);
 const COLLECTION_RESOURCES = intEnv('BENCH_COLLECTION_RESOURCES', 5_000);
 const SUBSCRIBERS = intEnv('BENCH_SUBSCRIBERS', 10_000);
+const FOLLOWED = intEnv('BENCH_FOLLOWED', 1_000);
 const WORKERS = intEnv('WORKERS', 1);
 const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'previews'] as const;
 type Section = (typeof SECTION_NAMES)[number];
@@ -325,7 +328,8 @@ async function main() {
 
     let linkSeed: LinkSeedResult | undefined;
     let plan: LinksPlan | undefined;
-    if (withLinks) {
+    // The Following feed reads the followed curators' links.
+    if (withLinks || SECTIONS.has('following')) {
       console.log(`Seeding ${LINKS.toLocaleString('en-US')} links with topics, likes and reposts...`);
       linkSeed = await seedLinks(config, USERS, LINKS);
       const n = (x: number) => x.toLocaleString('en-US');
@@ -336,6 +340,8 @@ async function main() {
             .map(([k, v]) => `${k} ${seconds(v)}`)
             .join(', ')}); load average ${load()}`,
       );
+    }
+    if (withLinks) {
       db = openDatabase(config);
       try {
         plan = await planLinksBench(db, USERS, POOL_USERS, POOL_HEAVY_USERS);
@@ -354,7 +360,7 @@ async function main() {
           console.log(`${collectionsPlan.collections} collections seeded in ${seconds(collectionsPlan.ms)}; load average ${load()}`);
         }
         if (SECTIONS.has('following')) {
-          followingPlan = await seedFollowing(db, USERS, SUBSCRIBERS);
+          followingPlan = await seedFollowing(db, USERS, SUBSCRIBERS, FOLLOWED);
           console.log(`${SUBSCRIBERS} subscribers + e-mail subscribers seeded in ${seconds(followingPlan.ms)}; load average ${load()}`);
         }
       } finally {

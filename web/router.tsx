@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/home', lazy: () => import('./routes/FeedPage').then((m) => ({ Component: m.FeedPage })) },
           { path: '/saved', lazy: () => import('./routes/FeedPage').then((m) => ({ Component: m.FeedPage })) },
+          { path: '/following', lazy: () => import('./routes/FollowingPage').then((m) => ({ Component: m.FollowingPage })) },
           { path: '/dashboard', lazy: () => import('./routes/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
           {
             path: '/supercurations',

@@ -13,6 +13,7 @@ import { userFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { canSeeSubscribers } from '../policies/subscriptions';
 import { avatarUrl } from '../presenters/users';
+import { listFollowing } from '../services/following-feed';
 import { getProfilePageMeta } from '../services/profiles';
 import { allSubscribers, listSubscribers, subscribe, unsubscribe } from '../services/subscriptions';
 import { forbidden, notFound } from '../errors';
@@ -34,8 +35,8 @@ export const CSV_HEADER = ['Name', 'Email', 'Subscribed Date'] as const;
 const csvDate = (iso: string) => iso.slice(0, 10);
 
 /**
- * Following: subscribe to a user, the Subscriber Dashboard and its CSV export, and a
- * curator's RSS feed. The dashboard routes live under /api/me: they only ever read the signed-in
+ * Following: subscribe to a user, the Following feed, the Subscriber Dashboard and its CSV export,
+ * and a curator's RSS feed. The dashboard routes live under /api/me: they only ever read the signed-in
  * user's own subscribers, there is no parameter to ask for anyone else's.
  */
 export function registerFollowingRoutes(app: FastifyInstance, { db, session, publicUrl }: Deps): void {
@@ -49,6 +50,11 @@ export function registerFollowingRoutes(app: FastifyInstance, { db, session, pub
   api.route({
     ...declared(apiRoutes.unsubscribe, session),
     handler: async (req) => unsubscribe(db, await session.requireViewer(req), req.params.id),
+  });
+
+  api.route({
+    ...declared(apiRoutes.following, session),
+    handler: async (req) => listFollowing(db, await session.requireViewer(req), req.query),
   });
 
   api.route({

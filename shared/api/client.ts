@@ -2,11 +2,12 @@ import type { z } from 'zod';
 import type { AccountSession } from '../domain/account';
 import type { CreateApiTokenInput } from '../domain/api-tokens';
 import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, bookmarkImportForm, readImportEvents } from '../domain/bookmarks';
+import type { FollowingQuery } from '../domain/following';
 import type { BatchShareInput, FolderMapping } from '../domain/import';
 import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
 import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
-import { SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
+import { FOLLOWING_MESSAGES, SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
 import type {
   AddResourceInput,
   CreateSupercurationInput,
@@ -173,6 +174,13 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     /** The confirmed e-mail subscribers of the signed-in user's own collections, per collection. */
     myEmailSubscribers: (signal?: AbortSignal) =>
       call('myEmailSubscribers', { signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
+    /** The Following feed, newest first, in pages. */
+    following: (query: FollowingQuery = {}, signal?: AbortSignal) =>
+      call('following', {
+        query,
+        signal,
+        fallback: query.cursor ? FOLLOWING_MESSAGES.loadMoreFailed : FOLLOWING_MESSAGES.loadFailed,
+      }),
     /** URL of the CSV export of the signed-in user's subscribers (a download, cookie-authenticated). */
     subscribersCsvUrl: () => `${baseUrl}/api/me/subscribers.csv`,
     /** URL of a user's RSS feed (not under /api: feed readers fetch it). */

@@ -15,6 +15,7 @@ export const endpoints = {
   unsubscribe: { method: 'DELETE', url: '/api/users/:id/subscription' },
   listSubscribers: { method: 'GET', url: '/api/me/subscribers' },
   myEmailSubscribers: { method: 'GET', url: '/api/me/email-subscribers' },
+  following: { method: 'GET', url: '/api/following' },
   listLinks: { method: 'GET', url: '/api/links' },
   lookupLink: { method: 'GET', url: '/api/links/lookup' },
   getLink: { method: 'GET', url: '/api/links/:id' },

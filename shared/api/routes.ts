@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
+import { followingQuerySchema } from '../domain/following';
 import { type BatchShareResult, batchShareSchema } from '../domain/import';
 import {
   type LikeState,
@@ -18,7 +19,13 @@ import {
 import { API_TOKEN_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
 import { type ApiToken, type CreatedApiToken, createApiTokenSchema } from '../domain/api-tokens';
 import { type UserProfile, profileUpdateSchema } from '../domain/schemas';
-import { SUBSCRIPTION_MESSAGES, type SubscriberPage, type SubscriptionState } from '../domain/subscriptions';
+import {
+  FOLLOWING_MESSAGES,
+  type FollowingItem,
+  SUBSCRIPTION_MESSAGES,
+  type SubscriberPage,
+  type SubscriptionState,
+} from '../domain/subscriptions';
 import {
   type Collaborator,
   type CollaboratorCandidate,
@@ -142,6 +149,15 @@ export const apiRoutes = {
     ...endpoints.myEmailSubscribers,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
     schema: { summary: "The confirmed e-mail subscribers of my collections", tags: ['Following'] },
+  }),
+  following: route<Page<FollowingItem>>()({
+    ...endpoints.following,
+    auth: FOLLOWING_MESSAGES.mustLogIn,
+    schema: {
+      summary: 'What the users I subscribe to and the public collections I follow published, newest first',
+      tags: ['Following'],
+      querystring: followingQuerySchema,
+    },
   }),
 
   // Links

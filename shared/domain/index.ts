@@ -14,3 +14,4 @@ export * from './account';
 export * from './names';
 export * from './api-tokens';
 export * from './paths';
+export * from './following';

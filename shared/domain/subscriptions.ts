@@ -1,4 +1,5 @@
 /** Following: a signed-in user subscribes to another user as a publisher (SPEC §3 Subscription). */
+import type { Link, LinkAuthor } from './links';
 import { handleOf } from './names';
 
 
@@ -58,3 +59,39 @@ export function subscribersCsvFileName(at: Date = new Date()): string {
 export function subscriberNameOf(name: string | null | undefined, email: string): string {
   return name?.trim() || handleOf(email);
 }
+
+// The Following feed (GET /api/following): what the users I subscribe to and the public collections I follow publish.
+
+/** shared / reposted: a followed user put a link in their main feed; added: someone added it to a followed collection. */
+export type FollowingKind = 'shared' | 'reposted' | 'added';
+
+export interface FollowingItem {
+  kind: FollowingKind;
+  /** When it was shared, reposted or added (ISO-8601 UTC): the feed's order, newest first. */
+  at: string;
+  /** Who did it. */
+  actor: LinkAuthor;
+  /** Where, for `added`: the public collection. */
+  supercuration: { id: string; title: string; slug: string | null } | null;
+  link: Link;
+}
+
+// Not worded by the spec (docs/decisions.md).
+export const FOLLOWING_MESSAGES = {
+  title: 'Following',
+  description: 'What the curators and collections you follow publish.',
+  mustLogIn: 'You must be logged in to see your Following feed',
+  loadFailed: 'Failed to load your Following feed',
+  loadMoreFailed: 'Failed to fetch more of your Following feed',
+  empty: 'Nothing from the curators and collections you follow yet',
+  emptyHint: 'Subscribe to curators and follow public supercurations to see what they publish here.',
+  discover: 'Discover curators',
+  noMatch: 'Nothing matches these filters',
+} as const;
+
+/** "Ada shared", "Ada reposted", "Ada added to" (the collection's title follows). */
+export const FOLLOWING_VERBS: Record<FollowingKind, string> = {
+  shared: 'shared',
+  reposted: 'reposted',
+  added: 'added to',
+};

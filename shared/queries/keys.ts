@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import type { DirectoryQuery, LinkListQuery, ResourceListQuery, SupercurationListQuery } from '../domain';
+import type { DirectoryQuery, FollowingQuery, LinkListQuery, ResourceListQuery, SupercurationListQuery } from '../domain';
 
 /** TanStack Query keys used by more than one feature, in the web app and the extension. */
 export const queryKeys = {
@@ -15,6 +15,9 @@ export const queryKeys = {
   resources: (supercurationId: string, filters: Omit<ResourceListQuery, 'cursor'>) =>
     ['links', 'feed', { supercurationId, ...filters }] as const,
   link: (id: string) => ['links', 'detail', id] as const,
+  /** Every cached Following feed: its items wrap links, which likes and edits patch too. */
+  followingFeeds: ['following'] as const,
+  following: (filters: Omit<FollowingQuery, 'cursor'>) => ['following', filters] as const,
   preview: (url: string) => ['preview', url] as const,
   topics: ['topics'] as const,
   /** Every cached collection and list of collections. */

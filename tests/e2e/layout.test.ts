@@ -11,12 +11,12 @@ import {
 import { useE2E } from './support/harness';
 
 const PHONE = { width: 375, height: 740 };
-const NAV_ENTRIES = ['My Feed', 'My Supercurations', 'My Subscribers'];
+const NAV_ENTRIES = ['My Feed', 'Following', 'My Supercurations', 'My Subscribers'];
 
 describe('main layout', () => {
   const e2e = useE2E();
 
-  test('large screens: a sidebar with the three entries, the current one highlighted', async () => {
+  test('large screens: a sidebar with the four entries, the current one highlighted', async () => {
     const page = await e2e.open({ viewport: { width: 1280, height: 800 } });
     const account = await registerAndEnter(page);
     const nav = await visible(page.getByRole('navigation', { name: 'Main' }));

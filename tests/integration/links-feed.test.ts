@@ -1,10 +1,10 @@
-import { type CompiledQuery, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { FEED_PAGE_SIZE, LINK_MESSAGES, type Link, type LinkListQuery, MSG } from '../../shared/domain';
 import type { Db } from '../../server/db';
 import { encodeCursor, feedQuery } from '../../server/services/feed';
 import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
+import { explain } from '../support/explain';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -180,21 +180,3 @@ describeEachDatabase('links: My Feed', (ctx) => {
     }
   });
 });
-
-/**
- * The plan of a query. PostgreSQL would seq-scan the tiny test tables whatever the indexes, so
- * scans that are not index scans are switched off for this one transaction: what is left shows
- * that the index can serve the filter and the order (no Sort node).
- */
-async function explain(db: Db, query: CompiledQuery): Promise<string> {
-  if (db.dialect === 'sqlite') {
-    const { rows } = await db.kysely.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` });
-    return rows.map((r) => r.detail).join('\n');
-  }
-  return db.kysely.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
-    await sql`set local enable_bitmapscan = off`.execute(trx);
-    const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...query, sql: `explain ${query.sql}` });
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
-  });
-}

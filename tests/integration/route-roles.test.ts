@@ -385,6 +385,7 @@ const TABLE: Record<string, Row> = {
   'POST /api/users/:id/subscription': { visitor: 401, stranger: 200, collaborator: 200, owner: 400, call: (w) => ({ params: ownerParams(w) }) },
   'DELETE /api/users/:id/subscription': { visitor: 401, stranger: 200, collaborator: 200, owner: 400, call: (w) => ({ params: ownerParams(w) }) },
   'GET /api/me/subscribers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/following': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/me/subscribers.csv': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/me/email-subscribers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /users/:id/feed.xml': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: ownerParams(w) }) },

@@ -1,4 +1,4 @@
-import { House, Layers, Users, type LucideIcon } from 'lucide-react';
+import { House, Layers, Rss, Users, type LucideIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { cn } from '../../shared/ui/cn';
 
@@ -11,11 +11,12 @@ interface NavEntry {
 
 const NAV: NavEntry[] = [
   { to: '/home', label: 'My Feed', icon: House, isActive: (p) => p === '/home' || p === '/saved' },
+  { to: '/following', label: 'Following', icon: Rss, isActive: (p) => p === '/following' },
   { to: '/supercurations', label: 'My Supercurations', icon: Layers, isActive: (p) => p.startsWith('/supercurations') },
   { to: '/dashboard', label: 'My Subscribers', icon: Users, isActive: (p) => p === '/dashboard' },
 ];
 
-/** The three entries of the signed-in navigation, the current one highlighted. */
+/** The entries of the signed-in navigation (SPEC §2's three and Following), the current one highlighted. */
 export function AppNav({ onNavigate }: { onNavigate?: () => void }) {
   const pathname = useLocation().pathname.replace(/(.)\/+$/, '$1');
   return (

@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { Link, Page } from '../../../shared/domain';
+import type { FollowingItem, Link, Page } from '../../../shared/domain';
 import { linkListFiltersOf, queryKeys } from '../../../shared/queries/keys';
 import type { FeedFilters } from './feedFilters';
 
@@ -16,15 +16,26 @@ function mapFeeds(queryClient: QueryClient, map: (items: Link[], filters: FeedFi
   }
 }
 
-/** Changes a link wherever it is cached (feeds and its detail page). */
+type FollowingData = InfiniteData<Page<FollowingItem>, string | undefined>;
+
+/** The Following feeds' items, changed by `map`. */
+function mapFollowing(queryClient: QueryClient, map: (items: FollowingItem[]) => FollowingItem[]) {
+  queryClient.setQueriesData<FollowingData>({ queryKey: queryKeys.followingFeeds }, (data) =>
+    data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: map(page.items) })) } : data,
+  );
+}
+
+/** Changes a link wherever it is cached (feeds, the Following feed and its detail page). */
 export function patchLink(queryClient: QueryClient, id: string, patch: (link: Link) => Link) {
   mapFeeds(queryClient, (items) => items.map((l) => (l.id === id ? patch(l) : l)));
+  mapFollowing(queryClient, (items) => items.map((i) => (i.link.id === id ? { ...i, link: patch(i.link) } : i)));
   queryClient.setQueryData<Link>(queryKeys.link(id), (prev) => (prev ? patch(prev) : prev));
 }
 
 /** Drops a deleted link from every cache. */
 export function removeLink(queryClient: QueryClient, id: string) {
   mapFeeds(queryClient, (items) => items.filter((l) => l.id !== id));
+  mapFollowing(queryClient, (items) => items.filter((i) => i.link.id !== id));
   queryClient.removeQueries({ queryKey: queryKeys.link(id), exact: true });
 }
 

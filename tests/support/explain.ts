@@ -1,0 +1,20 @@
+import { type CompiledQuery, sql } from 'kysely';
+import type { Db } from '../../server/db';
+
+/**
+ * The plan of a query. PostgreSQL would seq-scan the tiny test tables whatever the indexes, so
+ * scans that are not index scans are switched off for this one transaction: what is left shows
+ * that the index can serve the filter and the order (no Sort node).
+ */
+export async function explain(db: Db, query: CompiledQuery): Promise<string> {
+  if (db.dialect === 'sqlite') {
+    const { rows } = await db.kysely.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` });
+    return rows.map((r) => r.detail).join('\n');
+  }
+  return db.kysely.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_bitmapscan = off`.execute(trx);
+    const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...query, sql: `explain ${query.sql}` });
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+}
