@@ -313,7 +313,10 @@ export async function importBookmarks(
           .innerJoin('links as l', 'l.id', 'sl.link_id')
           .select(['sl.supercuration_id', 'l.url'])
           .where((eb) => inList(eb, db.dialect, 'sl.supercuration_id', chunkCollections))
-          .where((eb) => inList(eb, db.dialect, 'l.url', urls))
+          // Looked up from the chunk's URLs (links_url), not from the collection's members: a
+          // collection an import fills grows to 100,000 rows, and reading them all for every chunk
+          // made a big import quadratic (SQLite, without statistics, chose that order).
+          .where('sl.link_id', 'in', (eb) => eb.selectFrom('links as u').select('u.id').where((e) => inList(e, db.dialect, 'u.url', urls)))
           .execute();
         for (const r of rows) memberUrls.add(`${r.supercuration_id}\n${r.url}`);
       }
