@@ -57,21 +57,23 @@ async function readBookmarkUpload(
   if (!req.isMultipart()) throw badRequest(BOOKMARK_MESSAGES.noFile);
   const fields: Record<string, string> = {};
   let file: Buffer | null = null;
-  for await (const part of req.parts({ limits: { fileSize: BOOKMARKS_MAX_BYTES, files: 1, fields: 4, fieldSize: 4 * 1024 * 1024 } })) {
-    if (part.type === 'field') {
-      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-      continue;
-    }
-    if (part.fieldname !== 'file' || file) {
-      part.file.resume();
-      continue;
-    }
-    try {
+  // The file's size limit fails the part being read, or the next pull of parts (which of the two
+  // depends on how the upload's packets arrive): both say the file's limit.
+  try {
+    for await (const part of req.parts({ limits: { fileSize: BOOKMARKS_MAX_BYTES, files: 1, fields: 4, fieldSize: 4 * 1024 * 1024 } })) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file' || file) {
+        part.file.resume();
+        continue;
+      }
       file = await part.toBuffer();
-    } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
-      throw err;
     }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
+    throw err;
   }
   if (!file) throw badRequest(BOOKMARK_MESSAGES.noFile);
   const { count, flattenedFolders } = await readImportFile(file, onBookmark);
