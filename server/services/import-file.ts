@@ -4,7 +4,7 @@ import { type ParsedBookmark, bookmarkParser, bookmarkSink, folderTree } from '.
 import { eventLoopTurns } from './event-loop-turns';
 import { readCsv } from './import-csv';
 import { readJson } from './import-json';
-import { type Turn, PARSE_SLICE } from './import-slices';
+import { type Turn, byteSlices } from './import-slices';
 import { readZipEntries } from './import-zip';
 
 /**
@@ -36,10 +36,7 @@ const ZIP_ENTRY = /(?:^|\/)(?:(part_[^/]*\.csv)|(metadata_[^/]*\.json))$/i;
 async function readHtml(bytes: Uint8Array, onBookmark: (b: ParsedBookmark) => void, max: number, turn: Turn) {
   const parser = bookmarkParser(onBookmark, max);
   const decoder = new TextDecoder('utf-8');
-  for (let at = 0; at < bytes.length; at += PARSE_SLICE) {
-    parser.write(decoder.decode(bytes.subarray(at, at + PARSE_SLICE), { stream: true }));
-    await turn();
-  }
+  for await (const slice of byteSlices(bytes, turn)) parser.write(decoder.decode(slice, { stream: true }));
   parser.write(decoder.decode());
   parser.end();
   return { count: parser.count, flattenedFolders: parser.flattenedFolders };
