@@ -1,6 +1,8 @@
 /** What the bench sections share: settings from the environment, autocannon runs, printing. */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { type Budget, OPEN_LOOP_RATE } from './budgets';
+import { measureOpenLoop } from './open-loop';
 
 export function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -25,9 +27,6 @@ export interface Throughput {
   dbCpuUs?: number;
 }
 
-/** Every answer a success that passed the route's check: a budget is met only by right answers (an error page is cheap). */
-export const allAnsweredRight = (t: Throughput) => t.non2xx === 0 && t.errors === 0 && t.mismatches === 0;
-
 /**
  * Cumulative CPU seconds of the server process and, for PostgreSQL, of the bench database's
  * backends. Unlike req/s, CPU per request hardly moves when other work competes for the cores.
@@ -44,6 +43,7 @@ export interface Load {
   verifyBody?: (body: string) => boolean;
 }
 
+/** Closed loop: each connection sends its next request when the last is answered. */
 export async function measure(load: Load, durationS: number, cpu?: CpuProbe): Promise<Throughput> {
   const verify = load.verifyBody ?? (() => true);
   const before = await cpu?.();
@@ -87,17 +87,27 @@ export async function measurePaired(trivial: Load, route: Load, durationS: numbe
 export interface NamedLoad {
   name: string;
   load: Load;
+  /** A budgeted route is also measured at a fixed arrival rate (budgets.ts). */
+  budget?: Budget;
 }
 
-export type MeasuredRoute = Paired & { name: string; vsTrivial: number; loadAverage: string };
+export type MeasuredRoute = Paired & {
+  name: string;
+  vsTrivial: number;
+  loadAverage: string;
+  budget?: Budget;
+  /** At OPEN_LOOP_RATE requests per second, for a budgeted route. */
+  openLoop?: Throughput;
+};
 
-/**
- * Each route measured right after the trivial route (measurePaired), one after the other, with
- * its throughput relative to the trivial route's and the load average when it finished.
- */
 /** BENCH_ROUTES=<regular expression>: only the routes whose names match it are measured (e.g. to profile one). */
 const ONLY_ROUTES = new RegExp(process.env.BENCH_ROUTES ?? '', 'i');
 
+/**
+ * Each route measured right after the trivial route (measurePaired), one after the other, with
+ * its throughput relative to the trivial route's and the load average when it finished; a
+ * budgeted route then once more at OPEN_LOOP_RATE requests per second.
+ */
 export async function measureRoutes(
   trivial: Load,
   routes: readonly NamedLoad[],
@@ -107,7 +117,14 @@ export async function measureRoutes(
   const results: MeasuredRoute[] = [];
   for (const route of routes.filter((r) => ONLY_ROUTES.test(r.name))) {
     const t = await measurePaired(trivial, route.load, durationS, cpu);
-    results.push({ name: route.name, ...t, vsTrivial: t.reqPerSec / t.trivial.reqPerSec, loadAverage: loadAverages() });
+    const openLoop = route.budget && (await measureOpenLoop(route.load, OPEN_LOOP_RATE, durationS));
+    results.push({
+      name: route.name,
+      ...t,
+      vsTrivial: t.reqPerSec / t.trivial.reqPerSec,
+      loadAverage: loadAverages(),
+      ...(route.budget && { budget: route.budget, openLoop }),
+    });
   }
   return results;
 }
@@ -135,7 +152,7 @@ export function percentile(sorted: number[], p: number): number {
 
 export const mb = (n: number) => `${n.toFixed(1)} MB`;
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
-/** autocannon's latencies are whole milliseconds. */
+/** autocannon's latencies are whole milliseconds (the open loop's, tenths). */
 export const wholeMs = (n: number) => (n < 1 ? '<1 ms' : `${n} ms`);
 export const rate = (n: number) => Math.round(n).toLocaleString('en-US');
 export const load = () => loadavg()[0]?.toFixed(2) ?? '?';
@@ -146,15 +163,11 @@ export const loadAverages = () =>
 
 /**
  * Measured routes as a table, each beside the trivial route measured just before it ('live'):
- * throughput, latency, failures, ratio, an optional verdict column, and CPU per request.
+ * throughput, latency, failures, ratio, the p99 at a fixed arrival rate (budgeted routes), and CPU per request.
  */
-export function printRoutes<R extends MeasuredRoute>(
-  title: string,
-  routes: readonly R[],
-  options: { mismatchHeader?: string; verdict?: { header: string; of: (route: R) => string } } = {},
-): void {
-  const { mismatchHeader = 'mismatch', verdict } = options;
+export function printRoutes(title: string, routes: readonly MeasuredRoute[], mismatchHeader = 'mismatch'): void {
   const withDb = routes.some((t) => t.dbCpuUs !== undefined);
+  const withOpen = routes.some((t) => t.openLoop !== undefined);
   printTable([
     [
       title,
@@ -167,7 +180,7 @@ export function printRoutes<R extends MeasuredRoute>(
       'live req/s',
       'live p99',
       'ratio',
-      ...(verdict ? [verdict.header] : []),
+      ...(withOpen ? [`p50/p99 at ${OPEN_LOOP_RATE}/s (achieved)`] : []),
       'server CPU/req (live)',
       ...(withDb ? ['PostgreSQL CPU/req'] : []),
       'load avg',
@@ -177,13 +190,15 @@ export function printRoutes<R extends MeasuredRoute>(
       rate(t.reqPerSec),
       wholeMs(t.p50Ms),
       wholeMs(t.p99Ms),
-      String(t.non2xx + t.trivial.non2xx),
-      String(t.errors + t.trivial.errors),
-      String(t.mismatches),
+      String(t.non2xx + t.trivial.non2xx + (t.openLoop?.non2xx ?? 0)),
+      String(t.errors + t.trivial.errors + (t.openLoop?.errors ?? 0)),
+      String(t.mismatches + (t.openLoop?.mismatches ?? 0)),
       rate(t.trivial.reqPerSec),
       wholeMs(t.trivial.p99Ms),
       `${(100 * t.vsTrivial).toFixed(0)} %`,
-      ...(verdict ? [verdict.of(t)] : []),
+      ...(withOpen
+        ? [t.openLoop ? `${wholeMs(t.openLoop.p50Ms)} / ${wholeMs(t.openLoop.p99Ms)} (${rate(t.openLoop.reqPerSec)})` : '']
+        : []),
       `${us(t.serverCpuUs)} (${us(t.trivial.serverCpuUs)})`,
       ...(withDb ? [us(t.dbCpuUs)] : []),
       t.loadAverage,

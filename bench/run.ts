@@ -51,6 +51,7 @@ import {
   us,
   wholeMs,
 } from './common';
+import { printBudgets } from './budgets';
 import { type CollectionsPlan, type CollectionsResult, benchCollections, printCollections, seedCollections } from './collections';
 import { type FollowingPlan, type FollowingResult, benchFollowing, printFollowing, seedFollowing } from './following';
 import { type ImportResult, benchImport, printImport } from './import';
@@ -384,7 +385,6 @@ async function main() {
         baseUrl,
         origin,
         plan,
-        links: LINKS,
         connections: LINK_CONNECTIONS,
         durationS: DURATION_S,
         deepPages: DEEP_PAGES,
@@ -451,6 +451,8 @@ async function main() {
       printPreviews(previews);
     }
     console.log('');
+    const budgets = printBudgets([...(links?.routes ?? []), ...(collections?.routes ?? []), ...(following ? [following.dashboard, ...following.feed] : [])], dialect);
+    console.log('');
     const verdict = idle.rssMb < IDLE_RSS_LIMIT_MB ? 'under' : 'OVER';
     console.log(
       `Server RSS at idle:       ${mb(idle.rssMb)} ` +
@@ -475,6 +477,7 @@ async function main() {
       cores: availableParallelism(),
       workers: WORKERS,
       loadAverage: loadAfter,
+      budgetsPassed: budgets,
       ...(users && {
         throughput: Object.fromEntries(
           Object.entries(users.throughput).map(([name, t]) => [
