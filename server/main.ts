@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
 import { authOptions } from './auth';
 import { startWorkers } from './cluster';
+import { relaySessionChanges } from './http/session-cache';
 import { type Config, ConfigError, loadConfig } from './config';
 import { type Db, openDatabase } from './db';
 import { migrate } from './db/migrate';
@@ -71,6 +72,8 @@ async function main() {
   const migrated = await migrate(db, authOptions(config, db));
   if (config.workers === 1) return serve(config, db);
   await db.close();
+  // Workers tell each other, through the primary, when sessions changed (server/http/session-cache.ts).
+  relaySessionChanges();
   startWorkers(config.workers, migrated);
 }
 

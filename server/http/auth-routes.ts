@@ -60,6 +60,8 @@ export interface AuthEndpoint {
   sessionOnly?: boolean;
   /** The answer is a list of sessions: each gets `current`, whether it is this request's. */
   marksCurrentSession?: boolean;
+  /** A success changes sessions or what a viewer holds (e-mail): every process reads sessions afresh (server/http/session-cache.ts). */
+  changesSessions?: boolean;
   /** The message of a failure Better Auth's code doesn't name. */
   failure: string;
 }
@@ -79,13 +81,14 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
     failure: MSG.signUpFailed,
   },
   { method: 'POST', path: '/sign-in/email', input: loginSchema, limited: true, failure: MSG.signInFailed },
-  { method: 'POST', path: '/sign-out', input: z.object({}), limited: false, failure: MSG.signOutFailed },
+  { method: 'POST', path: '/sign-out', input: z.object({}), limited: false, changesSessions: true, failure: MSG.signOutFailed },
   {
     method: 'POST',
     path: '/change-password',
     input: changePasswordSchema.extend({ newPassword: chosenPasswordSchema }),
     limited: true,
     sessionOnly: true,
+    changesSessions: true,
     failure: MSG.authFailed,
   },
   // Password reset. The mailed link opens the web app's form, which posts the token here.
@@ -95,6 +98,7 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
     path: '/reset-password',
     input: resetPasswordSchema.extend({ newPassword: chosenPasswordSchema }),
     limited: true,
+    changesSessions: true,
     failure: ACCOUNT_MESSAGES.resetFailed,
   },
   // E-mail verification and change.
@@ -106,14 +110,14 @@ export const AUTH_ENDPOINTS: readonly AuthEndpoint[] = [
     mailsTo: 'email',
     failure: ACCOUNT_MESSAGES.verificationFailed,
   },
-  { method: 'GET', path: '/verify-email', input: verifyEmailQuerySchema, limited: true, failure: ACCOUNT_MESSAGES.verifyLinkInvalid },
+  { method: 'GET', path: '/verify-email', input: verifyEmailQuerySchema, limited: true, changesSessions: true, failure: ACCOUNT_MESSAGES.verifyLinkInvalid },
   { method: 'POST', path: '/change-email', input: changeEmailSchema, limited: true, mailsTo: 'newEmail', sessionOnly: true, failure: ACCOUNT_MESSAGES.emailChangeFailed },
   // Sessions.
   { method: 'GET', path: '/list-sessions', input: z.object({}), limited: false, sessionOnly: true, marksCurrentSession: true, failure: ACCOUNT_MESSAGES.sessionsFailed },
-  { method: 'POST', path: '/revoke-session', input: revokeSessionSchema, limited: false, sessionOnly: true, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
-  { method: 'POST', path: '/revoke-other-sessions', input: z.object({}), limited: false, sessionOnly: true, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
+  { method: 'POST', path: '/revoke-session', input: revokeSessionSchema, limited: false, sessionOnly: true, changesSessions: true, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
+  { method: 'POST', path: '/revoke-other-sessions', input: z.object({}), limited: false, sessionOnly: true, changesSessions: true, failure: ACCOUNT_MESSAGES.signOutSessionFailed },
   // Deletion: the password (checked by Better Auth) and the e-mail typed (checked here).
-  { method: 'POST', path: '/delete-user', input: deleteAccountSchema, limited: true, sessionOnly: true, confirmsEmail: true, failure: ACCOUNT_MESSAGES.deleteFailed },
+  { method: 'POST', path: '/delete-user', input: deleteAccountSchema, limited: true, sessionOnly: true, confirmsEmail: true, changesSessions: true, failure: ACCOUNT_MESSAGES.deleteFailed },
 ];
 
 interface Deps {
@@ -175,6 +179,7 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, config, session
     if (cookies.length > 0) reply.header('set-cookie', cookies);
     if (!res.headers.has('cache-control')) reply.header('cache-control', 'private, no-store');
     const text = await res.text();
+    if (endpoint.changesSessions && res.status < 400) await session.forgetSessions();
     // Redirects: the verification link ends on our page (with ?error=CODE when it failed).
     if (res.ok && endpoint.marksCurrentSession) {
       const token = session.tokenOf(req);

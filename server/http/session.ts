@@ -9,6 +9,7 @@ import { queryTemplate } from '../db/query-templates';
 import type { RateLimitHit } from '../services/rate-limits';
 import type { Viewer } from '../policies/viewer';
 import { forbidden, tooManyRequests, unauthorized } from '../errors';
+import { sessionCache } from './session-cache';
 
 /** Better Auth's defaults: sessions last 7 days and slide forward once a day. */
 const EXPIRES_IN_MS = 7 * 24 * 3600 * 1000;
@@ -44,12 +45,14 @@ const sessionTemplate = queryTemplate<'token', { id: string; email: string; name
  *
  * Better Auth's own `getSession` costs ~1 ms of CPU per call (it builds a full endpoint context),
  * which capped every signed-in API route at ~900 req/s. This reads the same signed cookie and
- * session row with one indexed query; only when a session is due to slide forward (once a day)
- * does it hand over to Better Auth, which refreshes it. Better Auth stays the only writer.
+ * session row with one indexed query, and then trusts it for up to SESSION_CACHE_MS
+ * (session-cache.ts); only when a session is due to slide forward (once a day) does it hand over
+ * to Better Auth, which refreshes it. Better Auth stays the only writer.
  */
 export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFailureLimit }: Options) {
   const cookieName = `${secureCookies ? '__Secure-' : ''}better-auth.session_token`;
   const userOfToken = apiTokenReader(db);
+  const cache = sessionCache();
   /**
    * Clients over their limit of failed tokens, until their window ends. The count is shared (the
    * database or Redis); this process learns a client is over it from its own next failure, and from then on
@@ -86,15 +89,19 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
     throw unauthorized(API_TOKEN_MESSAGES.invalidToken);
   }
 
-  function tokenOf(req: FastifyRequest): string | null {
-    const raw = readCookie(req.headers.cookie, cookieName);
-    if (!raw) return null;
+  /** The token of a signed session cookie value, or null when its signature is wrong. */
+  function verifiedToken(raw: string): string | null {
     const dot = raw.lastIndexOf('.');
     if (dot < 1) return null;
     const token = raw.slice(0, dot);
     const given = Buffer.from(raw.slice(dot + 1), 'base64');
     const expected = createHmac('sha256', secret).update(token).digest();
     return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+  }
+
+  function tokenOf(req: FastifyRequest): string | null {
+    const raw = readCookie(req.headers.cookie, cookieName);
+    return raw ? verifiedToken(raw) : null;
   }
 
   // A route's preValidation and its handler (or a rate limiter's key) may both ask: look it up once.
@@ -115,18 +122,26 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
   async function lookUpViewer(req: FastifyRequest): Promise<Viewer | null> {
     const bearer = bearerOf(req);
     if (bearer !== null) return viewerOfToken(req, bearer);
-    const token = tokenOf(req);
+    const raw = readCookie(req.headers.cookie, cookieName);
+    if (!raw) return null;
+    const cached = cache.get(raw);
+    if (cached) return cached;
+    const token = verifiedToken(raw);
     if (!token) return null;
+    const generation = cache.generation();
     const [row] = await sessionTemplate(db.kysely, { token });
     if (!row) return null;
     const expiresAt = new Date(row.expiresAt).getTime();
     const now = Date.now();
     if (expiresAt <= now) return null;
-    if (expiresAt - EXPIRES_IN_MS + UPDATE_AGE_MS <= now) {
+    const slidesAt = expiresAt - EXPIRES_IN_MS + UPDATE_AGE_MS;
+    if (slidesAt <= now) {
       const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
       return session ? { id: session.user.id, email: session.user.email, name: session.user.name } : null;
     }
-    return { id: row.id, email: row.email, name: row.name };
+    const viewer = { id: row.id, email: row.email, name: row.name };
+    cache.set(raw, viewer, slidesAt, generation);
+    return viewer;
   }
 
   async function requireViewer(req: FastifyRequest, message: string = MSG.notAuthenticated): Promise<Viewer> {
@@ -148,7 +163,10 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
   /** True when the request carries credentials, a session cookie or an Authorization header: its answers are kept private. */
   const hasCredentials = (req: FastifyRequest) => req.headers.authorization !== undefined || hasSessionCookie(req);
 
-  return { viewerOf, requireViewer, requireSessionViewer, bearerOf, tokenOf, hasSessionCookie, hasCredentials };
+  /** After a change to sessions or to what a viewer holds (sign-out, revocation, password, e-mail, name): read them afresh. */
+  const forgetSessions = () => cache.forget();
+
+  return { viewerOf, requireViewer, requireSessionViewer, bearerOf, tokenOf, hasSessionCookie, hasCredentials, forgetSessions };
 }
 
 export type SessionReader = ReturnType<typeof sessionReader>;

@@ -59,6 +59,8 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
     handler: async (req) => {
       const viewer = await requireOwnProfile(req, req.params.id);
       await updateProfile(db, viewer.id, req.body);
+      // The viewer's name is read with the session: read afresh on the next request.
+      await session.forgetSessions();
       return profileOrThrow(viewer.id, viewer.id);
     },
   });

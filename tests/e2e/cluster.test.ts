@@ -30,9 +30,9 @@ interface ClusterLine {
 }
 
 /** GET on a connection of its own (closed after it): the primary hands each new connection to the next worker. */
-function getOnNewConnection(url: string): Promise<number> {
+function getOnNewConnection(url: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+    const req = http.get(url, { agent: false, headers: { ...headers, connection: 'close' } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
@@ -161,6 +161,16 @@ for (const database of databases) {
       expect(primaryPid()).toBe(primary);
       expect(clusterLines().filter((line) => line.event === 'migrated')).toHaveLength(1);
       expect(lines().filter((line) => line.name === 'supervisor' && line.event === 'crashed')).toEqual([]);
+    });
+
+    test('a session signed out through one worker is refused by every worker on its next request', async () => {
+      const { url } = running();
+      const user = await signedInUser(url, 'Sid Session');
+      const cookie = user.cookieHeader();
+      // Each new connection goes to the next worker: both read the session (and trust it a while).
+      for (let i = 0; i < 2 * WORKERS; i++) expect(await getOnNewConnection(`${url}/api/me`, { cookie })).toBe(200);
+      await user.api.signOut();
+      for (let i = 0; i < 2 * WORKERS; i++) expect(await getOnNewConnection(`${url}/api/me`, { cookie })).toBe(401);
     });
 
     test('concurrent likes and resource adds through both workers all succeed and every counter equals its rows', async () => {

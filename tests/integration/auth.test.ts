@@ -1,6 +1,7 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { MSG } from '../../shared/domain';
-import { failure, http, newUser, signedInUser, testClient } from '../support/client';
+import { SESSION_CACHE_MS } from '../../server/http/session-cache';
+import { failure, http, newUser, secondSession, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 
 describeEachDatabase('accounts', (ctx) => {
@@ -113,18 +114,22 @@ describeEachDatabase('sessions', (ctx) => {
     expect(await res.json()).toMatchObject({ error: MSG.notAuthenticated });
   });
 
+  // The next two change a session in the database before the server first reads it (a session
+  // read is trusted for SESSION_CACHE_MS, see the last tests here): a second sign-in's.
   it('refuses an expired session', async () => {
     const user = await signedInUser(ctx.server.url);
+    const other = await secondSession(ctx.server.url, user.input);
     await ctx.server.db.kysely
       .updateTable('session')
       .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
-      .where('token', '=', tokenOf(user.cookieHeader()))
+      .where('token', '=', tokenOf(other.cookieHeader()))
       .execute();
-    expect(await user.api.me()).toBeNull();
+    expect(await other.api.me()).toBeNull();
   });
 
   it('slides a day-old session forward, as Better Auth does', async () => {
-    const user = await signedInUser(ctx.server.url);
+    const signedUp = await signedInUser(ctx.server.url);
+    const user = { ...(await secondSession(ctx.server.url, signedUp.input)), me: signedUp.me };
     const token = tokenOf(user.cookieHeader());
     const inSixDays = new Date(Date.now() + 6 * 24 * 3600 * 1000 - 60_000);
     await ctx.server.db.kysely
@@ -139,5 +144,42 @@ describeEachDatabase('sessions', (ctx) => {
       .where('token', '=', token)
       .executeTakeFirstOrThrow();
     expect(new Date(row.expiresAt).getTime()).toBeGreaterThan(inSixDays.getTime() + 12 * 3600 * 1000);
+  });
+
+  it('refuses a signed-out session on its very next request, though it was just read', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const cookie = user.cookieHeader();
+    expect((await http(`${ctx.server.url}/api/me`, { headers: { cookie } })).status).toBe(200);
+    await user.api.signOut();
+    const res = await http(`${ctx.server.url}/api/me`, { headers: { cookie } });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([401, MSG.notAuthenticated]);
+  });
+
+  it("refuses a deleted account's other sessions on their next request", async () => {
+    const user = await signedInUser(ctx.server.url);
+    const other = await secondSession(ctx.server.url, user.input);
+    expect((await other.api.me())?.id).toBe(user.me.id);
+    await user.api.deleteAccount(user.input.password, user.input.email);
+    expect(await other.api.me()).toBeNull();
+  });
+
+  it('shows a new display name on the next request', async () => {
+    const user = await signedInUser(ctx.server.url, 'Old Name');
+    await user.api.updateProfile(user.me.id, { name: 'New Name' });
+    const link = await user.api.createLink({ url: 'https://example.com/renamed', title: 'Renamed', description: 'Shared after a rename' });
+    expect([(await user.api.me())?.name, link.user.name]).toEqual(['New Name', 'New Name']);
+  });
+
+  it(`refuses a session revoked elsewhere (another server, or the database) within ${SESSION_CACHE_MS / 1000} s`, async () => {
+    const user = await signedInUser(ctx.server.url);
+    await ctx.server.db.kysely.deleteFrom('session').where('token', '=', tokenOf(user.cookieHeader())).execute();
+    // Trusted as read, for at most SESSION_CACHE_MS: this server was not told.
+    expect((await user.api.me())?.id).toBe(user.me.id);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SESSION_CACHE_MS });
+    try {
+      expect(await user.api.me()).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
