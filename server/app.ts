@@ -29,6 +29,7 @@ import { publicSupercurationPage, registerSupercurationRoutes } from './http/sup
 import { registerTopicRoutes } from './http/topic-routes';
 import { registerUploadRoutes } from './http/upload-routes';
 import { registerUserRoutes } from './http/user-routes';
+import { readInProcess, visitorReads } from './http/visitor-reads';
 import { registerWebRoutes } from './http/web-routes';
 import { startDigestTimer } from './mail/digest';
 import { type Mailer, createMailer } from './mail/mailer';
@@ -169,13 +170,14 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await registerApiDocs(server);
   registerHealthRoutes(server, db);
   registerAuthRoutes(server, { auth, config, session, hit: limits.hit });
-  registerUserRoutes(server, { db, storage, session });
+  const reads = visitorReads(db);
+  registerUserRoutes(server, { db, storage, session, reads });
   registerAccountRoutes(server, { db, session });
   registerApiTokenRoutes(server, { db, session });
-  registerLinkRoutes(server, { db, session });
+  registerLinkRoutes(server, { db, session, reads });
   registerImportRoutes(server, { db, session });
   registerTopicRoutes(server, { db, session });
-  registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl });
+  registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl, reads });
   registerUploadRoutes(server, { storage, session, variants });
   registerPreviewRoutes(server, { db, session, config });
   registerImageProxyRoutes(server, { db, storage, session, config, variants });
@@ -184,6 +186,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await registerWebRoutes(server, config.webDir, {
     metaPages: [linkPage(db, config.publicUrl), publicSupercurationPage(db, config.publicUrl), profilePage(db, config.publicUrl)],
     hasSessionCookie: session.hasSessionCookie,
+    readInProcess: readInProcess(reads),
   });
   return { server, auth, mailer, outbox };
 }

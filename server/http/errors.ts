@@ -3,6 +3,9 @@ import { ZodError } from 'zod';
 import { type ApiErrorBody, MSG } from '../../shared/domain';
 import { HttpError } from '../errors';
 
+/** The body of an expected failure (server/errors.ts). */
+export const httpErrorBody = (err: HttpError): ApiErrorBody => ({ ...err.details, error: err.message, code: err.code });
+
 export function zodErrorBody(err: ZodError): ApiErrorBody {
   return {
     error: err.issues[0]?.message ?? 'Invalid input',
@@ -27,7 +30,7 @@ function isMalformedMultipart(err: Error): boolean {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     if (err instanceof HttpError) {
-      return reply.status(err.status).send({ ...err.details, error: err.message, code: err.code } satisfies ApiErrorBody);
+      return reply.status(err.status).send(httpErrorBody(err));
     }
     if (err instanceof ZodError) return reply.status(400).send(zodErrorBody(err));
     if (isMalformedMultipart(err)) {

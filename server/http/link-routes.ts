@@ -9,22 +9,23 @@ import {
   createLink,
   deleteLink,
   findOwnLinkByUrl,
-  getLink,
   getLinkPageMeta,
   updateLink,
 } from '../services/links';
 import { badRequest, notFound } from '../errors';
 import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
+import type { VisitorReads } from './visitor-reads';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
 
 interface Deps {
   db: Db;
   session: SessionReader;
+  reads: VisitorReads;
 }
 
 /** Links, likes and reposts. Input is declared in the shared route table; rules live in the services. */
-export function registerLinkRoutes(app: FastifyInstance, { db, session }: Deps): void {
+export function registerLinkRoutes(app: FastifyInstance, { db, session, reads }: Deps): void {
   const api = zodRoutes(app);
   const { listLinks: list, lookupLink, getLink: get, createLink: create, updateLink: update, deleteLink: remove, toggleLike: like, repost } = apiRoutes;
 
@@ -49,11 +50,7 @@ export function registerLinkRoutes(app: FastifyInstance, { db, session }: Deps):
 
   api.route({
     ...declared(get, session),
-    handler: async (req) => {
-      const link = await getLink(db, req.params.id, await session.viewerOf(req));
-      if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
-      return link;
-    },
+    handler: async (req) => reads.getLink(await session.viewerOf(req), req),
   });
 
   api.route({

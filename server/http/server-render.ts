@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from './caching';
+import type { InProcessReads } from './visitor-reads';
 
 /** What web/entry-server.tsx exports, as Vite builds it into dist/ssr. */
 interface ServerEntry {
@@ -59,19 +60,26 @@ const compressors = {
 };
 
 /**
- * Loads the server render, if it was built. Its API reads go through `app.inject`: the same
- * routes, policies and JSON as the browser's reads, without a socket. They are a visitor's reads
- * (no cookie), which is all the server renders.
+ * Loads the server render, if it was built. Its API reads are a visitor's (no cookie), which is
+ * all the server renders: the visitor reads (server/http/visitor-reads.ts) are answered in process,
+ * by the routes' own schemas and reads, without a socket or Fastify's lifecycle (that was a third
+ * of a page's CPU); any other path goes through `app.inject`, the full route.
  */
-export async function loadServerRenderer(app: FastifyInstance, webDir: string): Promise<ServerRenderer | null> {
+export async function loadServerRenderer(app: FastifyInstance, webDir: string, readInProcess: InProcessReads): Promise<ServerRenderer | null> {
   const entryFile = serverEntryOf(webDir);
   if (!existsSync(entryFile)) return null;
   const entry = (await import(pathToFileURL(entryFile).href)) as ServerEntry;
   // The render only reads: every call is a GET.
   entry.setApiFetch(async (input) => {
-    const res = await app.inject({ method: 'GET', url: String(input), headers: { accept: 'application/json' } });
+    const url = String(input);
+    const local = readInProcess(new URL(url, 'http://localhost'));
+    const { status, body } = local
+      ? await local
+      : await app
+          .inject({ method: 'GET', url, headers: { accept: 'application/json' } })
+          .then((res) => ({ status: res.statusCode, body: res.body }));
     // The API client reads only these of a Response.
-    return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode, text: async () => res.body } as Response;
+    return { ok: status >= 200 && status < 300, status, text: async () => body } as Response;
   });
 
   // The entry hands back the same object while a page's data is unchanged: the page assembled

@@ -7,28 +7,27 @@ import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { notFound } from '../errors';
 import { declared, zodRoutes } from './api-route';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
-import { directory } from '../services/directory';
 import { followSupercuration, unfollowSupercuration } from '../services/supercuration-follows';
-import { addResource, listResources, removeResource, setResourceTags } from '../services/resources';
+import { addResource, removeResource, setResourceTags } from '../services/resources';
 import {
   createSupercuration,
   deleteSupercuration,
   getPublicPageMeta,
-  getPublicSupercuration,
   getSupercuration,
   listSupercurations,
   supercurationChoices,
   updateSupercuration,
-  userPublicSupercurations,
 } from '../services/supercurations';
 import { addTag, createTagCategory, deleteTagCategory, removeTag, updateTagCategory } from '../services/tag-categories';
 import type { SessionReader } from './session';
+import type { VisitorReads } from './visitor-reads';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
 
 interface Deps {
   db: Db;
   session: SessionReader;
   publicUrl: string;
+  reads: VisitorReads;
 }
 
 /**
@@ -36,7 +35,7 @@ interface Deps {
  * subscribers, the directory. Input is declared in the shared route table; rules live in
  * server/policies and are applied by the services. Writes by visitors get 401 with SPEC §8's texts.
  */
-export function registerSupercurationRoutes(app: FastifyInstance, { db, session, publicUrl }: Deps): void {
+export function registerSupercurationRoutes(app: FastifyInstance, { db, session, publicUrl, reads }: Deps): void {
   const api = zodRoutes(app);
   const r = apiRoutes;
   const viewer = (req: FastifyRequest) => session.requireViewer(req);
@@ -54,18 +53,18 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
 
   api.route({
     ...declared(r.directory, session),
-    handler: async (req) => directory(db, await session.viewerOf(req), req.query),
+    handler: async (req) => reads.directory(await session.viewerOf(req), req),
   });
 
   /** A user's public collections (their profile), open to anyone. */
   api.route({
     ...declared(r.userSupercurations, session),
-    handler: async (req) => userPublicSupercurations(db, await session.viewerOf(req), req.params.id, req.query.cursor),
+    handler: async (req) => reads.userSupercurations(await session.viewerOf(req), req),
   });
 
   api.route({
     ...declared(r.publicSupercuration, session),
-    handler: async (req) => getPublicSupercuration(db, await session.viewerOf(req), req.params.slug),
+    handler: async (req) => reads.publicSupercuration(await session.viewerOf(req), req),
   });
 
   api.route({
@@ -104,7 +103,7 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
   // Resources
   api.route({
     ...declared(r.listResources, session),
-    handler: async (req) => listResources(db, await session.viewerOf(req), req.params.id, req.query),
+    handler: async (req) => reads.listResources(await session.viewerOf(req), req),
   });
 
   api.route({

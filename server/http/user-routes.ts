@@ -4,22 +4,24 @@ import { MSG } from '../../shared/domain';
 import type { Db } from '../db';
 import { canEditProfile } from '../policies/users';
 import { generatedAvatarSvg } from '../services/avatars';
-import { getAvatarSource, getProfile, replaceAvatar, updateProfile } from '../services/profiles';
+import { getAvatarSource, replaceAvatar, updateProfile } from '../services/profiles';
 import type { ObjectStorage } from '../storage/uploads';
 import { forbidden, notFound } from '../errors';
 import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
+import { type VisitorReads, profileOrThrow } from './visitor-reads';
 import { receiveImage } from './upload-routes';
 
 interface Deps {
   db: Db;
   storage: ObjectStorage;
   session: SessionReader;
+  reads: VisitorReads;
 }
 
 type IdParams = { Params: { id: string } };
 
-export function registerUserRoutes(app: FastifyInstance, { db, storage, session }: Deps): void {
+export function registerUserRoutes(app: FastifyInstance, { db, storage, session, reads }: Deps): void {
   const api = zodRoutes(app);
 
   async function requireOwnProfile(req: FastifyRequest, id: string) {
@@ -28,26 +30,17 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
     return viewer;
   }
 
-  async function profileOrThrow(id: string, viewerId: string | null) {
-    const profile = await getProfile(db, id, viewerId);
-    if (!profile) throw notFound(viewerId === id ? MSG.profileNotFound : MSG.userNotFound);
-    return profile;
-  }
-
   api.route({
     ...declared(apiRoutes.me, session),
     handler: async (req) => {
       const viewer = await session.requireViewer(req);
-      return profileOrThrow(viewer.id, viewer.id);
+      return profileOrThrow(db, viewer.id, viewer.id);
     },
   });
 
   api.route({
     ...declared(apiRoutes.getUser, session),
-    handler: async (req) => {
-      const viewer = await session.viewerOf(req);
-      return profileOrThrow(req.params.id, viewer?.id ?? null);
-    },
+    handler: async (req) => reads.getUser(await session.viewerOf(req), req),
   });
 
   api.route({
@@ -61,7 +54,7 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
       await updateProfile(db, viewer.id, req.body);
       // The viewer's name is read with the session: read afresh on the next request.
       await session.forgetSessions();
-      return profileOrThrow(viewer.id, viewer.id);
+      return profileOrThrow(db, viewer.id, viewer.id);
     },
   });
 
@@ -70,7 +63,7 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
     handler: async (req) => {
       const viewer = await requireOwnProfile(req, req.params.id);
       await receiveImage(req, 'avatar', (image) => replaceAvatar(db, storage, viewer.id, image));
-      return profileOrThrow(viewer.id, viewer.id);
+      return profileOrThrow(db, viewer.id, viewer.id);
     },
   });
 
@@ -79,7 +72,7 @@ export function registerUserRoutes(app: FastifyInstance, { db, storage, session 
     handler: async (req) => {
       const viewer = await requireOwnProfile(req, req.params.id);
       await replaceAvatar(db, storage, viewer.id, null);
-      return profileOrThrow(viewer.id, viewer.id);
+      return profileOrThrow(db, viewer.id, viewer.id);
     },
   });
 

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOADED_IMAGE_PATH } from '../../shared/domain';
 import { loadServerRenderer, type ServerRenderer } from './server-render';
+import type { InProcessReads } from './visitor-reads';
 
 /** What a shared page's HTML head says about it, for link unfurlers (Open Graph, Twitter cards). */
 export interface PageMeta {
@@ -87,11 +88,15 @@ export function renderPage(template: string, meta: PageMeta): string {
 export async function registerWebRoutes(
   app: FastifyInstance,
   webDir: string,
-  { metaPages = [], hasSessionCookie }: { metaPages?: MetaPage[]; hasSessionCookie: (req: FastifyRequest) => boolean },
+  {
+    metaPages = [],
+    hasSessionCookie,
+    readInProcess,
+  }: { metaPages?: MetaPage[]; hasSessionCookie: (req: FastifyRequest) => boolean; readInProcess: InProcessReads },
 ): Promise<void> {
   const indexFile = path.join(webDir, 'index.html');
   const built = existsSync(indexFile);
-  const renderer: ServerRenderer | null = built ? await loadServerRenderer(app, webDir) : null;
+  const renderer: ServerRenderer | null = built ? await loadServerRenderer(app, webDir, readInProcess) : null;
   /** The shell with the page rendered into it, for a visitor; the shell alone otherwise. */
   const page = (req: FastifyRequest, reply: FastifyReply, shell: string) =>
     renderer && !hasSessionCookie(req) ? renderer.page(req, reply, shell) : shell;
