@@ -36,7 +36,7 @@ interface Entry {
  * then costs no query and no HMAC (the value was verified when it was read). Only sessions found
  * are kept; an unknown or forged cookie is checked every time.
  */
-export function sessionCache(now: () => number = () => Date.now()) {
+export function sessionCache() {
   const entries = new Map<string, Entry>();
   // A read that began before a change must not store what it read after the change.
   let generation = 0;
@@ -58,7 +58,7 @@ export function sessionCache(now: () => number = () => Date.now()) {
     get(cookie: string): Viewer | undefined {
       const entry = entries.get(cookie);
       if (!entry) return undefined;
-      if (entry.until > now()) return entry.viewer;
+      if (entry.until > Date.now()) return entry.viewer;
       entries.delete(cookie);
       return undefined;
     },
@@ -68,7 +68,7 @@ export function sessionCache(now: () => number = () => Date.now()) {
       if (readGeneration !== generation) return;
       // A Map iterates in insertion order: the first entry is the oldest.
       if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      entries.set(cookie, { viewer, until: Math.min(trustedUntil, now() + SESSION_CACHE_MS) });
+      entries.set(cookie, { viewer, until: Math.min(trustedUntil, Date.now() + SESSION_CACHE_MS) });
     },
     /**
      * Sessions changed (signed out, revoked, a password, e-mail or name changed): every process of
@@ -93,8 +93,6 @@ export function sessionCache(now: () => number = () => Date.now()) {
     },
   };
 }
-
-export type SessionCache = ReturnType<typeof sessionCache>;
 
 /**
  * In the cluster primary: passes a worker's SESSIONS_CHANGED on to the other workers, then tells it

@@ -67,13 +67,13 @@ export interface InProcessAnswer {
   body: string;
 }
 
+export type InProcessReads = (url: URL) => Promise<InProcessAnswer> | null;
+
 /**
  * A visitor's GET of one of the visitor reads, answered without HTTP or Fastify's lifecycle: the
  * route's own schemas validate its path parameters and query, and its read answers as a visitor
  * (no session), with the status and JSON body the HTTP route gives. Null for any other URL.
  */
-export type InProcessReads = (url: URL) => Promise<InProcessAnswer> | null;
-
 export function readInProcess(reads: VisitorReads): InProcessReads {
   const routes = (Object.keys(reads) as VisitorRead[]).map((name) => {
     const route: ApiRoute = apiRoutes[name];
