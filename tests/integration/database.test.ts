@@ -32,6 +32,33 @@ for (const database of databases) {
         expect(journal.rows[0]?.journal_mode).toBe('wal');
         expect(fks.rows[0]?.foreign_keys).toBe(1);
       });
+
+      it('keeps 64 MiB of pages in memory', async () => {
+        const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(db.kysely);
+        expect(cache.rows[0]?.cache_size).toBe(-65_536);
+      });
+
+      it('drops the per-value samples of an ANALYZE on opening, and keeps its averages', async () => {
+        const file = 'analysed.db';
+        const analysed = openDatabase({ dataDir, sqliteFile: file });
+        await sql`create table t (k text primary key, v text)`.execute(analysed.kysely);
+        await sql`create index t_v on t (v)`.execute(analysed.kysely);
+        await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 200)
+          insert into t select 'k' || i, 'v' || (i % 7) from n`.execute(analysed.kysely);
+        await sql`analyze`.execute(analysed.kysely);
+        const count = async (d: Db, table: string) =>
+          Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(d.kysely)).rows[0]?.n);
+        expect(await count(analysed, 'sqlite_stat4')).toBeGreaterThan(0);
+        await analysed.close();
+
+        const reopened = openDatabase({ dataDir, sqliteFile: file });
+        try {
+          expect(await count(reopened, 'sqlite_stat4')).toBe(0);
+          expect(await count(reopened, 'sqlite_stat1')).toBeGreaterThan(0);
+        } finally {
+          await reopened.close();
+        }
+      });
     } else {
       it('prepares a parameterised query once per connection, but not one with an array parameter', async () => {
         await db.kysely.connection().execute(async (conn) => {
