@@ -13,7 +13,7 @@ import type { Db } from '../db';
 import { newId } from '../db/ids';
 import { HttpError, badRequest } from '../errors';
 import type { Viewer } from '../policies/viewer';
-import { insertLink, linkRows, toLinks } from './links';
+import { insertLink, linkCards, toLinks } from './links';
 import { addToCollections, lockCollections } from './memberships';
 
 /** A refused item of a batch: its index goes into the error body. */
@@ -65,7 +65,7 @@ export async function shareLinks(db: Db, viewer: Viewer, batch: BatchShare): Pro
     }
   });
 
-  const rows = await linkRows(db.kysely, viewer.id).where('links.id', 'in', ids).execute();
+  const rows = await linkCards(db.kysely, viewer.id).where('links.id', 'in', ids).execute();
   const links = await toLinks(db.kysely, rows, viewer);
   const byId = new Map(links.map((l) => [l.id, l]));
   return ids.flatMap((id) => byId.get(id) ?? []);

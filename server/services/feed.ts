@@ -6,7 +6,7 @@ import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
-import { linkRows, toLinks } from './links';
+import { linkCards, toLinks } from './links';
 
 type Q = Kysely<Database>;
 export type LinkListParams = z.output<typeof linkListQuerySchema>;
@@ -85,7 +85,7 @@ function feedInput(viewerId: string, q: LinkListParams, at: number) {
 function buildFeedQuery(db: Q, shape: FeedShape, v: Record<string, unknown>) {
   const { keys, direction } = SORTS[shape.sort];
   const viewerId = v.viewer as string;
-  let query = linkRows(db, viewerId).where('links.user_id', '=', viewerId);
+  let query = linkCards(db, viewerId).where('links.user_id', '=', viewerId);
   query =
     shape.scope === 'mine'
       ? query.where('links.in_main_feed', '=', 1)

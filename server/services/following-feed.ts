@@ -7,7 +7,7 @@ import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { userCard } from '../presenters/users';
 import { windowStart } from './feed';
-import { linkRows, toLinks } from './links';
+import { linkCards, toLinks } from './links';
 
 export type FollowingParams = z.output<typeof followingQuerySchema>;
 
@@ -193,7 +193,7 @@ export async function listFollowing(db: Db, viewer: Viewer, q: FollowingParams):
   const rows = await pageItems(db, f, sources, floor);
   const page = rows.slice(0, FEED_PAGE_SIZE);
   const ids = [...new Set(page.map((r) => r.link_id))];
-  const links = ids.length === 0 ? [] : await toLinks(db.kysely, await linkRows(db.kysely, viewer.id).where('links.id', 'in', ids).execute(), viewer);
+  const links = ids.length === 0 ? [] : await toLinks(db.kysely, await linkCards(db.kysely, viewer.id).where('links.id', 'in', ids).execute(), viewer);
   const byId = new Map(links.map((l) => [l.id, l]));
   const items = page.flatMap((r): FollowingItem[] => {
     const link = byId.get(r.link_id);

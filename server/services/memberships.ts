@@ -24,30 +24,27 @@ export interface Membership extends SupercurationAccess {
   tags: string[];
 }
 
-/** Every collection containing one of the links, with that collection's tags on it: compiled once per number of links. */
-const membershipTemplate = queryTemplate((db, args, count) =>
-  collectionAccess(db, args.viewer as string)
+/**
+ * Every collection containing a link, as the viewer sees it (collectionAccess), one row per tag the
+ * link has there, oldest membership first; the caller says which links (a list, or the row of an
+ * outer query). Read back with groupMemberships.
+ */
+export function membershipRows(db: Q, viewerId: string | null) {
+  return collectionAccess(db, viewerId)
     .innerJoin('supercuration_links as sl', 'sl.supercuration_id', 's.id')
     .leftJoin('supercuration_link_tags as slt', (join) =>
       join.onRef('slt.supercuration_id', '=', 'sl.supercuration_id').onRef('slt.link_id', '=', 'sl.link_id'),
     )
     .leftJoin('tags as t', 't.id', 'slt.tag_id')
     .select(['sl.link_id', 't.name as tag'])
-    .where(
-      'sl.link_id',
-      'in',
-      Array.from({ length: Number(count) }, (_, i) => args[`link${i}`] as string),
-    )
     .orderBy('sl.created_at')
     .orderBy('s.id')
-    .orderBy('t.name'),
-);
+    .orderBy('t.name');
+}
+export type MembershipRow = Awaited<ReturnType<ReturnType<typeof membershipRows>['executeTakeFirstOrThrow']>>;
 
-export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
-  if (linkIds.length === 0) return [];
-  const args: Record<string, unknown> = { viewer: viewerId ?? '' };
-  linkIds.forEach((id, i) => (args[`link${i}`] = id));
-  const rows = await membershipTemplate(db, args, String(linkIds.length));
+/** Memberships from membershipRows' rows, in their order. */
+export function groupMemberships(rows: readonly MembershipRow[]): Membership[] {
   const byKey = new Map<string, Membership>();
   for (const r of rows) {
     const key = `${r.link_id} ${r.supercuration_id}`;
@@ -60,6 +57,22 @@ export async function membershipsOf(db: Q, viewerId: string | null, linkIds: str
     if (r.tag !== null && !m.tags.includes(r.tag)) m.tags.push(r.tag);
   }
   return [...byKey.values()];
+}
+
+/** membershipRows of a list of links: compiled once per number of links. */
+const membershipTemplate = queryTemplate((db, args, count) =>
+  membershipRows(db, args.viewer as string).where(
+    'sl.link_id',
+    'in',
+    Array.from({ length: Number(count) }, (_, i) => args[`link${i}`] as string),
+  ),
+);
+
+export async function membershipsOf(db: Q, viewerId: string | null, linkIds: string[]): Promise<Membership[]> {
+  if (linkIds.length === 0) return [];
+  const args: Record<string, unknown> = { viewer: viewerId ?? '' };
+  linkIds.forEach((id, i) => (args[`link${i}`] = id));
+  return groupMemberships(await membershipTemplate(db, args, String(linkIds.length)));
 }
 
 /**

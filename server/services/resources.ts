@@ -28,7 +28,7 @@ import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
 import { windowStart } from './feed';
-import { getLink, insertLink, linkRows, toLinks } from './links';
+import { getLink, insertLink, linkCards, toLinks } from './links';
 import { addToCollections, lockCollections, removeFromCollections } from './memberships';
 
 type Q = Kysely<Database>;
@@ -54,7 +54,7 @@ const RESOURCE_SORTS = {
  * only reposts of originals hidden from them (canSeeLink).
  */
 function resourceRows(db: Q, viewerId: string | null, id: string) {
-  return linkRows(db, viewerId)
+  return linkCards(db, viewerId)
     .innerJoin('supercuration_links as sl', 'sl.link_id', 'links.id')
     .select('sl.created_at as added_at')
     .where('sl.supercuration_id', '=', id)

@@ -18,3 +18,9 @@ export async function explain(db: Db, query: CompiledQuery): Promise<string> {
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   });
 }
+
+/**
+ * A PostgreSQL plan without its correlated subplans (a row's topics, or the collections containing
+ * it, which may sort their few rows): the part that reads and orders the page itself.
+ */
+export const outerPlan = (plan: string) => plan.split(/^\s*SubPlan \d+$/m)[0] ?? plan;
