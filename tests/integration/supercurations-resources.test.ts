@@ -1,4 +1,4 @@
-import { type CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { FEED_PAGE_SIZE, LINK_MESSAGES, type Link, SUPERCURATION_MESSAGES as M } from '../../shared/domain';
 import type { Db } from '../../server/db';
@@ -8,7 +8,7 @@ import { directoryQuery, sqliteSearchQuery } from '../../server/services/directo
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { createCollection, expectFailure, linksCount, memberCount, rowCount } from '../support/supercurations';
-import { outerPlan } from '../support/explain';
+import { explain, outerPlan } from '../support/explain';
 
 /**
  * A collection's resources in the order the API lists them: newest added first, and by link id
@@ -345,17 +345,3 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
     expect(plain, plain).toContain('supercurations_public_created');
   });
 });
-
-/** The plan of a query; on PostgreSQL with sequential scans off (the tables are tiny). */
-async function explain(db: Db, query: CompiledQuery, bitmap = false): Promise<string> {
-  if (db.dialect === 'sqlite') {
-    const { rows } = await db.kysely.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` });
-    return rows.map((r) => r.detail).join('\n');
-  }
-  return db.kysely.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
-    if (!bitmap) await sql`set local enable_bitmapscan = off`.execute(trx);
-    const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...query, sql: `explain ${query.sql}` });
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
-  });
-}
