@@ -1,5 +1,5 @@
 /**
- * The previews section of `npm run bench`: CPU time to read a preview (decodeHtml and
+ * The previews section of `npm run bench`: CPU time to read a preview (decodeDocument and
  * extractMetadata, as the preview service does) from a 500 KB page, in this process. The page is
  * made of the corpus in tests/fixtures/previews: its largest page whole, then the bodies of the
  * others until 500 KB, so the preview is in the head and the rest is real-world markup. Measured
@@ -9,7 +9,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { decodeHtml, extractMetadata } from '../server/preview/metadata';
+import { decodeDocument, extractMetadata } from '../server/preview/metadata';
 import { intEnv, ms, percentile, printTable } from './common';
 
 const CORPUS = path.resolve(import.meta.dirname, '../tests/fixtures/previews');
@@ -49,7 +49,7 @@ function corpusPage(): Buffer {
 
 function measure(page: string, body: Buffer): PreviewCpu {
   const url = new URL('https://news.example/articles/one');
-  const extract = () => extractMetadata(decodeHtml(body, 'text/html; charset=utf-8'), url);
+  const extract = () => extractMetadata(decodeDocument(body, 'text/html; charset=utf-8'), url);
   for (let i = 0; i < WARM_UP_RUNS; i++) extract();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {

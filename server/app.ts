@@ -175,7 +175,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerAccountRoutes(server, { db, session });
   registerApiTokenRoutes(server, { db, session });
   registerLinkRoutes(server, { db, session, reads });
-  registerImportRoutes(server, { db, session });
+  registerImportRoutes(server, { db, session, config });
   registerTopicRoutes(server, { db, session });
   registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl, reads });
   registerUploadRoutes(server, { storage, session, variants });

@@ -1,24 +1,29 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiRoutes } from '../../shared/api/routes';
 import {
   BOOKMARKS_MAX_BYTES,
   BOOKMARKS_NDJSON,
   BOOKMARK_MESSAGES,
+  FEED_IMPORT_MESSAGES,
+  FEED_IMPORT_RATE_LIMIT,
   JSON_MAX_DEPTH,
   type BookmarkImportEvent,
+  type BookmarkImportSummary,
   type FolderMapping,
   bookmarksExportName,
   folderMappingSchema,
   importMainFeedFieldSchema,
 } from '../../shared/domain';
+import type { Config } from '../config';
 import type { Db } from '../db';
 import { shareLinks } from '../services/batch-share';
 import type { ParsedBookmark } from '../services/bookmark-file';
+import { fetchFeed, readFeed } from '../services/import-feed';
 import { readImportFile } from '../services/import-file';
 import { exportBookmarks } from '../services/bookmark-export';
 import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../services/bookmark-import';
-import { HttpError, badRequest, fileTooLarge } from '../errors';
+import { HttpError, badRequest, fileTooLarge, tooManyRequests } from '../errors';
 import { jsonNestedDeeperThan } from '../services/json-depth';
 import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
@@ -26,6 +31,7 @@ import type { SessionReader } from './session';
 interface Deps {
   db: Db;
   session: SessionReader;
+  config: Config;
 }
 
 const acceptsNdjson = (accept: string | undefined) => (accept ?? '').toLowerCase().includes(BOOKMARKS_NDJSON);
@@ -88,8 +94,35 @@ function parseMainFeed(raw: string | undefined): boolean {
   return parsed.data;
 }
 
-/** Import: sharing many found URLs at once; bookmark files in and out. */
-export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps): void {
+/**
+ * Answers an import with its summary, or with `Accept: application/x-ndjson` a stream of
+ * BookmarkImportEvent lines: progress ({ done, total }) after each chunk, then the summary.
+ */
+async function sendImport(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  run: (onProgress?: (done: number, total: number) => void) => Promise<BookmarkImportSummary>,
+): Promise<FastifyReply> {
+  if (!acceptsNdjson(req.headers.accept)) return reply.send(await run());
+  const out = new PassThrough();
+  const line = (event: BookmarkImportEvent) => out.write(`${JSON.stringify(event)}\n`);
+  reply.type(`${BOOKMARKS_NDJSON}; charset=utf-8`).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+  void reply.send(out);
+  try {
+    const summary = await run((done, total) => {
+      line({ type: 'progress', done, total });
+    });
+    line({ type: 'summary', summary });
+  } catch (err) {
+    req.log.error({ err }, 'bookmark import failed while streaming');
+    line({ type: 'error', error: err instanceof HttpError ? err.message : BOOKMARK_MESSAGES.importFailed });
+  }
+  out.end();
+  return reply;
+}
+
+/** Import: sharing many found URLs at once; bookmark files and feeds in, bookmark files out. */
+export function registerImportRoutes(app: FastifyInstance, { db, session, config }: Deps): void {
   const api = zodRoutes(app);
 
   /** { items: [{ url, title, description, thumbnailUrl? }] (1..100), supercurationIds?, format?, inMainFeed? } → 201 { links }. */
@@ -117,29 +150,35 @@ export function registerImportRoutes(app: FastifyInstance, { db, session }: Deps
       const mapping = parseMapping(fields.mapping);
       const inMainFeed = parseMainFeed(fields.inMainFeed);
       const targets = await mappedCollections(db, viewer, mapping);
+      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, file, { mapping, targets, inMainFeed, onProgress }));
+    },
+  });
 
-      if (!acceptsNdjson(req.headers.accept)) return reply.send(await importBookmarks(db, viewer, file, { mapping, targets, inMainFeed }));
-
-      const out = new PassThrough();
-      const line = (event: BookmarkImportEvent) => out.write(`${JSON.stringify(event)}\n`);
-      reply.type(`${BOOKMARKS_NDJSON}; charset=utf-8`).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
-      void reply.send(out);
-      try {
-        const summary = await importBookmarks(db, viewer, file, {
-          mapping,
-          targets,
-          inMainFeed,
-          onProgress: (done, total) => {
-            line({ type: 'progress', done, total });
-          },
-        });
-        line({ type: 'summary', summary });
-      } catch (err) {
-        req.log.error({ err }, 'bookmark import failed while streaming');
-        line({ type: 'error', error: err instanceof HttpError ? err.message : BOOKMARK_MESSAGES.importFailed });
-      }
-      out.end();
-      return reply;
+  /**
+   * JSON { url }: the RSS or Atom feed at `url`, fetched SSRF-guarded (fetchFeed), becomes a
+   * private supercuration named after it, as an import file's folder would (so its links stay off
+   * the main feed). Refusals (address, fetch, size, not a feed) are 4xx before anything is
+   * written; then as above.
+   */
+  api.route({
+    ...declared(apiRoutes.importFeed, session),
+    config: {
+      rateLimit: {
+        max: FEED_IMPORT_RATE_LIMIT,
+        timeWindow: '1 minute',
+        keyGenerator: async (req: FastifyRequest) => {
+          const viewer = await session.viewerOf(req).catch(() => null);
+          return viewer ? `import-feed:user:${viewer.id}` : `import-feed:ip:${req.ip}`;
+        },
+        errorResponseBuilder: () => tooManyRequests(FEED_IMPORT_MESSAGES.rateLimited),
+      },
+    },
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      const feed = await fetchFeed(req.body.url, { allowPrivate: config.previewAllowPrivate, publicUrl: config.publicUrl });
+      const bookmarks: ParsedBookmark[] = [];
+      const { flattenedFolders } = await readFeed(feed, (b) => bookmarks.push(b));
+      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, { bookmarks, flattenedFolders }, { onProgress }));
     },
   });
 

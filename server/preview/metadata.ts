@@ -34,8 +34,9 @@ function supported(label: string | undefined): string | null {
 }
 
 /**
- * The document's encoding: a byte-order mark, else the Content-Type charset, else a
- * <meta charset> / http-equiv in the first 8 KB, else UTF-8. Unsupported labels are skipped.
+ * The document's encoding: a byte-order mark, else the Content-Type charset, else an XML
+ * declaration's encoding or a <meta charset> / http-equiv in the first 8 KB, else UTF-8.
+ * Unsupported labels are skipped.
  */
 export function charsetOf(contentType: string, body: Uint8Array): string {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
@@ -44,7 +45,9 @@ export function charsetOf(contentType: string, body: Uint8Array): string {
   const fromHeader = supported(/charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType)?.[1]);
   if (fromHeader) return fromHeader;
   const head = Buffer.from(body.subarray(0, 8192)).toString('latin1');
-  const fromMeta = supported(/<meta[^>]*?charset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(head)?.[1]);
+  const fromMeta = supported(
+    (/^\s*<\?xml[^>]*?\sencoding\s*=\s*["']([^"']+)["']/i.exec(head) ?? /<meta[^>]*?charset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(head))?.[1],
+  );
   // A document whose <meta> we could read as ASCII is not UTF-16 whatever it claims (HTML spec).
   if (fromMeta && !fromMeta.startsWith('utf-16')) return fromMeta;
   return 'utf-8';
@@ -57,7 +60,8 @@ export function charsetOf(contentType: string, body: Uint8Array): string {
  */
 const WINDOWS_1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 
-export function decodeHtml(body: Uint8Array, contentType: string): string {
+/** A fetched page or feed as text, in its encoding (charsetOf). */
+export function decodeDocument(body: Uint8Array, contentType: string): string {
   const encoding = charsetOf(contentType, body);
   const text = new TextDecoder(encoding).decode(body);
   if (encoding !== 'windows-1252') return text;

@@ -2,7 +2,7 @@ import type { LinkPreview } from '../../shared/domain';
 import type { Db } from '../db';
 import { type HopPolicy, anyAddress, publicOnly } from './address-policy';
 import { deleteExpiredPreviews, readCachedPreview, writeCachedPreview } from './cache';
-import { decodeHtml, extractMetadata, fallbackPreview, imageUrl, isHtml, previewOf } from './metadata';
+import { decodeDocument, extractMetadata, fallbackPreview, imageUrl, isHtml, previewOf } from './metadata';
 import { type FetchedPage, FetchFailedError, FetchRefusedError, type Resolver, safeFetch } from './safe-fetch';
 
 export { FetchRefusedError as PreviewRefusedError } from './safe-fetch';
@@ -80,7 +80,7 @@ export function createPreviewService(opts: PreviewServiceOptions): PreviewServic
       return { preview: fallbackPreview(url, image), complete: image !== null };
     }
     if (!isHtml(page.mediaType)) return { preview: fallbackPreview(url), complete: false };
-    const preview = previewOf(url, extractMetadata(decodeHtml(page.body, page.contentType), page.url));
+    const preview = previewOf(url, extractMetadata(decodeDocument(page.body, page.contentType), page.url));
     return preview ? { preview, complete: true } : { preview: fallbackPreview(url), complete: false };
   }
 

@@ -11,10 +11,11 @@ export interface TagHandler {
  * A streaming reader of HTML tags for imported files, on htmlparser2's Tokenizer. Unlike
  * htmlparser2's Parser it keeps no stack of open elements (whose unshift/indexOf made deep nesting
  * quadratic: 40,000 nested folders took 30 s), so every tag costs the same whatever came before:
- * time is linear in the input. Nesting is the handler's business. Entities are decoded; comments,
- * doctype and CDATA are skipped.
+ * time is linear in the input. Nesting is the handler's business. Entities are decoded; comments
+ * and doctype are skipped, and CDATA too in HTML.
+ * With `xml` (a feed): XML's entities, CDATA read as text, and `<a/>` opened and closed.
  */
-export function htmlTagReader(handler: TagHandler) {
+export function htmlTagReader(handler: TagHandler, { xml = false } = {}) {
   /** The chunks not yet fully read, the first starting at `offset` in the whole input. */
   const buffers: string[] = [];
   let offset = 0;
@@ -40,6 +41,11 @@ export function htmlTagReader(handler: TagHandler) {
     if (attrs) handler.onopentag(tagName, attrs);
     attrs = null;
   };
+  const selfClosingTag = () => {
+    const opened = attrs !== null;
+    openTagEnd();
+    if (xml && opened) handler.onclosetag(tagName);
+  };
 
   const callbacks: TokenizerCallbacks = {
     ontext: (start, end) => handler.ontext(slice(start, end)),
@@ -63,15 +69,17 @@ export function htmlTagReader(handler: TagHandler) {
       attrValue = '';
     },
     onopentagend: openTagEnd,
-    onselfclosingtag: openTagEnd,
+    onselfclosingtag: selfClosingTag,
     onclosetag: (start, end) => handler.onclosetag(slice(start, end).toLowerCase()),
     oncomment() {},
-    oncdata() {},
+    oncdata(start, endIndex, endOffset) {
+      if (xml) handler.ontext(slice(start, endIndex - endOffset));
+    },
     ondeclaration() {},
     onprocessinginstruction() {},
     onend() {},
   };
-  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+  const tokenizer = new Tokenizer({ decodeEntities: true, xmlMode: xml }, callbacks);
 
   return {
     write(chunk: string) {

@@ -3,7 +3,7 @@ import type { AccountSession } from '../domain/account';
 import type { CreateApiTokenInput } from '../domain/api-tokens';
 import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, bookmarkImportForm, readImportEvents } from '../domain/bookmarks';
 import type { FollowingQuery } from '../domain/following';
-import type { BatchShareInput, FolderMapping } from '../domain/import';
+import type { BatchShareInput, FolderMapping, ImportFeedInput } from '../domain/import';
 import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
 import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
@@ -95,6 +95,51 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     };
     const path = route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
     return request<AnswerOf<ApiRoutes[N]>>(`${path}${queryString(query ?? {})}`, { method: route.method, body, signal, fallback });
+  }
+
+  /**
+   * POSTs an import and reads its NDJSON stream: `onProgress` gets (done, total) while the links
+   * are written; resolves with the summary. A refusal (4xx, before anything is written) and a
+   * failure during the import reject with ApiError.
+   */
+  async function streamImport(
+    path: string,
+    body: FormData | string,
+    onProgress?: (done: number, total: number) => void,
+    headers: Record<string, string> = {},
+  ): Promise<BookmarkImportSummary> {
+    const fallback = BOOKMARK_MESSAGES.importFailed;
+    let res: Response;
+    try {
+      res = await fetchImpl(`${baseUrl}${path}`, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { accept: BOOKMARKS_NDJSON, ...headers },
+        body,
+      });
+    } catch {
+      throw new ApiError(0, fallback, 'NETWORK_ERROR');
+    }
+    if (!res.ok || !res.body) {
+      const data = safeJson(await res.text());
+      const { error, code, ...details } = (data && typeof data === 'object' ? data : {}) as Partial<ApiErrorBody>;
+      throw new ApiError(res.status, error ?? fallback, code, details);
+    }
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    let offset = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (value) text += value;
+      const read = readImportEvents(done ? `${text}\n` : text, offset);
+      offset = read.next;
+      for (const event of read.events) {
+        if (event.type === 'progress') onProgress?.(event.done, event.total);
+        else if (event.type === 'summary') return event.summary;
+        else throw new ApiError(500, event.error, 'IMPORT_FAILED');
+      }
+      if (done) throw new ApiError(0, fallback, 'NETWORK_ERROR');
+    }
   }
 
   return {
@@ -216,12 +261,10 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       return call('previewBookmarks', { body: form, fallback: BOOKMARK_MESSAGES.previewFailed });
     },
     /**
-     * Imports a file (POST /api/import/bookmarks, streamed as NDJSON; `inMainFeed` also shares the
-     * new links on the main feed): `onProgress`
-     * gets (done, total) while the links are written; resolves with the summary. A refused file or
-     * mapping (4xx, before anything is written) and a failure during the import reject with ApiError.
+     * Imports a file (POST /api/import/bookmarks, streamed as NDJSON by streamImport; `inMainFeed`
+     * also shares the new links on the main feed).
      */
-    importBookmarks: async (
+    importBookmarks: (
       file: Blob,
       {
         mapping,
@@ -230,40 +273,15 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         onProgress,
       }: { mapping?: FolderMapping; inMainFeed?: boolean; name?: string; onProgress?: (done: number, total: number) => void } = {},
     ): Promise<BookmarkImportSummary> => {
-      const form = bookmarkImportForm(file, name, { mapping, inMainFeed });
-      const fallback = BOOKMARK_MESSAGES.importFailed;
-      let res: Response;
-      try {
-        res = await fetchImpl(`${baseUrl}${endpoints.importBookmarks.url}`, {
-          method: 'POST',
-          credentials: 'include',
-          headers: { accept: BOOKMARKS_NDJSON },
-          body: form,
-        });
-      } catch {
-        throw new ApiError(0, fallback, 'NETWORK_ERROR');
-      }
-      if (!res.ok || !res.body) {
-        const data = safeJson(await res.text());
-        const { error, code, ...details } = (data && typeof data === 'object' ? data : {}) as Partial<ApiErrorBody>;
-        throw new ApiError(res.status, error ?? fallback, code, details);
-      }
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let text = '';
-      let offset = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (value) text += value;
-        const read = readImportEvents(done ? `${text}\n` : text, offset);
-        offset = read.next;
-        for (const event of read.events) {
-          if (event.type === 'progress') onProgress?.(event.done, event.total);
-          else if (event.type === 'summary') return event.summary;
-          else throw new ApiError(500, event.error, 'IMPORT_FAILED');
-        }
-        if (done) throw new ApiError(0, fallback, 'NETWORK_ERROR');
-      }
+      const body = bookmarkImportForm(file, name, { mapping, inMainFeed });
+      return streamImport(endpoints.importBookmarks.url, body, onProgress);
     },
+    /**
+     * Imports the items of an RSS or Atom feed as a private supercuration (POST /api/import/feed),
+     * streamed as importBookmarks is; a feed the server can't fetch or read rejects with ApiError.
+     */
+    importFeed: (input: ImportFeedInput, { onProgress }: { onProgress?: (done: number, total: number) => void } = {}) =>
+      streamImport(endpoints.importFeed.url, JSON.stringify(input), onProgress, { 'content-type': 'application/json' }),
     preview: (url: string, signal?: AbortSignal) =>
       call('preview', { query: { url }, signal, fallback: LINK_MESSAGES.previewFailed }),
     /** Uploads an image (thumbnail) and returns its URL on our server. */

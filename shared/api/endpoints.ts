@@ -27,6 +27,7 @@ export const endpoints = {
   shareLinks: { method: 'POST', url: '/api/links/batch' },
   previewBookmarks: { method: 'POST', url: '/api/import/bookmarks/preview' },
   importBookmarks: { method: 'POST', url: '/api/import/bookmarks' },
+  importFeed: { method: 'POST', url: '/api/import/feed' },
   preview: { method: 'GET', url: '/api/preview' },
   uploadImage: { method: 'POST', url: '/api/uploads/images' },
   listApiTokens: { method: 'GET', url: '/api/me/tokens' },

@@ -3,7 +3,7 @@ import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
 import { followingQuerySchema } from '../domain/following';
-import { type BatchShareResult, batchShareSchema } from '../domain/import';
+import { type BatchShareResult, batchShareSchema, importFeedSchema } from '../domain/import';
 import {
   type LikeState,
   type Link,
@@ -238,6 +238,16 @@ export const apiRoutes = {
     ...endpoints.importBookmarks,
     auth: BOOKMARK_MESSAGES.mustLogIn,
     schema: { summary: "Import a bookmarks or read-later export (multipart fields 'mapping', 'inMainFeed', 'file')", tags: ['Import'] },
+  }),
+  importFeed: route<BookmarkImportSummary>()({
+    ...endpoints.importFeed,
+    auth: BOOKMARK_MESSAGES.mustLogIn,
+    schema: {
+      summary: 'Import the items of an RSS or Atom feed (a public collection elsewhere) as a private supercuration',
+      tags: ['Import'],
+      body: importFeedSchema,
+      examples: [{ url: 'https://example.com/collections/climate.rss' }],
+    },
   }),
 
   preview: route<LinkPreview>()({

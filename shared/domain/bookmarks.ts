@@ -60,6 +60,34 @@ export const BOOKMARK_MESSAGES = {
   previewFailed: 'Failed to read the import file',
 } as const;
 
+/**
+ * "Import a public collection by its RSS feed URL": an RSS or Atom feed fetched by the server
+ * (SSRF-guarded) becomes a private supercuration named by the feed, with the file import's limits.
+ */
+export const FEED_IMPORT_MESSAGES = {
+  heading: 'Import a public collection by its RSS feed URL',
+  hint: 'The RSS or Atom feed of a public Raindrop.io, Linkwarden or Karakeep collection, or any other feed. Its items become a private supercuration named after the feed.',
+  urlLabel: 'Feed URL',
+  submit: 'Import feed',
+  invalidUrl: 'Enter the http(s) address of an RSS or Atom feed',
+  refused: 'This address cannot be fetched',
+  unreachable: 'Could not fetch this feed; check the address and try again',
+  tooLarge: 'Feeds can be at most 50 MB',
+  notAFeed: 'This address is not an RSS or Atom feed',
+  noItems: 'This feed has no items to import',
+  tooMany: 'A feed can hold at most 100,000 items to import',
+  rateLimited: 'Too many feed imports; try again in a minute',
+  fetching: 'Fetching the feed...',
+} as const;
+
+/** 'The feed's server answered 404'. */
+export const feedStatusText = (status: number) => `The feed's server answered ${status}`;
+
+/** A whole feed must arrive within this (DNS, redirects and a body of up to BOOKMARKS_MAX_BYTES). */
+export const FEED_FETCH_TIMEOUT_MS = 30_000;
+/** Feed imports per signed-in user per minute: each may fetch up to 50 MB. */
+export const FEED_IMPORT_RATE_LIMIT = 10;
+
 /** The line a preview or summary shows when folders were nested deeper than BOOKMARK_FOLDER_MAX_DEPTH. */
 export const flattenedFoldersText = (n: number) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? 'folder' : 'folders'} nested deeper than ${BOOKMARK_FOLDER_MAX_DEPTH} levels ${n === 1 ? 'was' : 'were'} merged into the folder ${BOOKMARK_FOLDER_MAX_DEPTH} levels down`;

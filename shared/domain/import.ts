@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { type Link, createLinkSchema, formatSchema } from './links';
 import { IMPORT_MESSAGES, LINK_MESSAGES } from './messages';
-import { BOOKMARKS_MAX_COUNT, BOOKMARK_MESSAGES } from './bookmarks';
-import { BATCH_SHARE_MAX, type FormatId } from './constants';
+import { BOOKMARKS_MAX_COUNT, BOOKMARK_MESSAGES, FEED_IMPORT_MESSAGES } from './bookmarks';
+import { BATCH_SHARE_MAX, type FormatId, URL_MAX_LENGTH } from './constants';
+import { normalizeUrl } from './url';
 
 /**
  * One found URL to share: its (edited or previewed) title and description and a thumbnail. The
@@ -121,3 +122,23 @@ export const importMainFeedFieldSchema = z
   .enum(['true', 'false'], { error: BOOKMARK_MESSAGES.invalidMainFeed })
   .optional()
   .transform((v) => v === 'true');
+
+/**
+ * POST /api/import/feed: the feed's address (http(s), normalised as a shared link's). Its links go
+ * to a new private supercuration, so never to the main feed (as with Preview & Share).
+ */
+export const importFeedSchema = z.object(
+  {
+    url: z.string({ error: FEED_IMPORT_MESSAGES.invalidUrl }).transform((v, ctx) => {
+      const url = v.length <= URL_MAX_LENGTH ? normalizeUrl(v) : null;
+      if (!url) {
+        ctx.addIssue({ code: 'custom', message: FEED_IMPORT_MESSAGES.invalidUrl });
+        return z.NEVER;
+      }
+      return url;
+    }),
+  },
+  { error: FEED_IMPORT_MESSAGES.invalidUrl },
+);
+
+export type ImportFeedInput = z.input<typeof importFeedSchema>;

@@ -281,6 +281,15 @@ const TABLE: Record<string, Row> = {
     visitor: 401, stranger: 404, collaborator: 200, owner: 200,
     call: (w) => ({ form: bookmarksForm({ f0: { type: 'collection', id: w.collection.id } }) }),
   },
+  // Any signed-in user may import a feed: here the server's own feed of the public collection (on
+  // loopback, so PREVIEW_ALLOW_PRIVATE), with a link added for each call.
+  'POST /api/import/feed': {
+    visitor: 401, stranger: 200, collaborator: 200, owner: 200,
+    call: async (w) => {
+      await w.users.owner.api.createLink({ title: 'Shelved', description: 'In the open', url: uniqueUrl(), supercurationIds: [w.publicCollection.id] });
+      return { json: { url: `${w.server.url}/supercurations/public/${slugParams(w).slug}/feed.xml` } };
+    },
+  },
   'POST /api/import/bookmarks/preview': { visitor: 401, stranger: 200, collaborator: 200, owner: 200, call: () => ({ form: bookmarksForm() }) },
   'GET /api/export/bookmarks': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
 

@@ -21,7 +21,7 @@ export interface ImageSite {
 }
 
 /**
- * A local third-party site on 127.0.0.1 for the image proxy to fetch from (with PREVIEW_ALLOW_PRIVATE):
+ * A local third-party site on 127.0.0.1 for the image proxy or a feed import to fetch from (with PREVIEW_ALLOW_PRIVATE):
  * `pages` by path, anything else `missing`. It counts the requests per path.
  */
 export function startImageSite(pages: Record<string, SitePage>, missing: SitePage): Promise<ImageSite> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeHtml, extractMetadata } from '../../server/preview/metadata';
+import { decodeDocument, extractMetadata } from '../../server/preview/metadata';
 
 /**
  * The extractor on the saved real-world pages of tests/fixtures/previews (see its README), against
@@ -68,9 +68,9 @@ describe('preview corpus', () => {
     expect(legacy.includes(0x92)).toBe(true); // ’, which UTF-8 would write in three bytes
     const expected = extractMetadata(utf8, new URL(page.url));
     expect(expected.title).toContain('Amazon’s');
-    expect(extractMetadata(decodeHtml(legacy, 'text/html'), new URL(page.url))).toEqual(expected);
+    expect(extractMetadata(decodeDocument(legacy, 'text/html'), new URL(page.url))).toEqual(expected);
     const undeclared = windows1252(utf8.replace('<meta charset="utf-8">', ''));
-    expect(extractMetadata(decodeHtml(undeclared, 'text/html; charset=windows-1252'), new URL(page.url))).toEqual(expected);
+    expect(extractMetadata(decodeDocument(undeclared, 'text/html; charset=windows-1252'), new URL(page.url))).toEqual(expected);
   });
 
   it('holds at least 40 pages', () => {

@@ -4,7 +4,7 @@ import {
   PREVIEW_TITLE_MAX,
   cap,
   charsetOf,
-  decodeHtml,
+  decodeDocument,
   extractMetadata,
   fallbackPreview,
   imageUrl,
@@ -160,15 +160,15 @@ describe('preview metadata', () => {
   });
 
   it('decodes legacy encodings', () => {
-    expect(decodeHtml(Buffer.from('<title>Caf\xe9</title>', 'latin1'), 'text/html; charset=windows-1252')).toBe(
+    expect(decodeDocument(Buffer.from('<title>Caf\xe9</title>', 'latin1'), 'text/html; charset=windows-1252')).toBe(
       '<title>Café</title>',
     );
-    expect(decodeHtml(Buffer.from([0x93, 0x80, 0x20, 0x97, 0x92, 0x8d, 0x94]), 'text/html; charset=iso-8859-1')).toBe(
+    expect(decodeDocument(Buffer.from([0x93, 0x80, 0x20, 0x97, 0x92, 0x8d, 0x94]), 'text/html; charset=iso-8859-1')).toBe(
       '“€ —’\u008d”',
     );
     const sjis = Buffer.from([0x3c, 0x62, 0x3e, 0x93, 0xfa, 0x96, 0x7b, 0x3c, 0x2f, 0x62, 0x3e]); // <b>日本</b>
-    expect(decodeHtml(sjis, 'text/html; charset=Shift_JIS')).toBe('<b>日本</b>');
-    expect(decodeHtml(Buffer.from('<b>ü</b>'), 'text/html')).toBe('<b>ü</b>');
+    expect(decodeDocument(sjis, 'text/html; charset=Shift_JIS')).toBe('<b>日本</b>');
+    expect(decodeDocument(Buffer.from('<b>ü</b>'), 'text/html')).toBe('<b>ü</b>');
   });
 
   it('parses only HTML media types', () => {

@@ -1,7 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Download, FileUp, LoaderCircle } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { Link } from 'react-router';
 import {
   BOOKMARK_MESSAGES,
   bookmarkImportForm,
@@ -10,19 +9,14 @@ import {
   bookmarkProgressText,
   BOOKMARKS_MAX_BYTES,
   BOOKMARKS_NDJSON,
-  bookmarkSummaryText,
   flattenedFoldersText,
   type FolderMapping,
   type FolderTarget,
   IMPORT_FILE_ACCEPT,
   IMPORT_FORMATS_TEXT,
   importingBookmarks,
-  invalidRowsText,
-  MAX_TOPICS_PER_LINK,
-  paths,
   readImportEvents,
   type SupercurationChoice,
-  tagsDroppedText,
 } from '../../../shared/domain';
 import { Checkbox } from '../../../shared/ui/primitives/checkbox';
 import { cn } from '../../../shared/ui/cn';
@@ -32,6 +26,7 @@ import { Label } from '../../../shared/ui/primitives/label';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../../shared/queries/keys';
 import { Select } from '../../../shared/ui/primitives/select';
+import { ImportProgress, ImportSummary, useAfterImport } from './ImportSummary';
 
 type State =
   | { stage: 'idle' }
@@ -115,7 +110,7 @@ export function BookmarksImport() {
   const [state, setState] = useState<State>({ stage: 'idle' });
   const [choices, setChoices] = useState<Record<string, Choice>>({});
   const [inMainFeed, setInMainFeed] = useState(false);
-  const queryClient = useQueryClient();
+  const afterImport = useAfterImport();
   const input = useRef<HTMLInputElement>(null);
   const busy = state.stage === 'reading' || state.stage === 'uploading' || state.stage === 'importing';
 
@@ -166,9 +161,7 @@ export function BookmarksImport() {
         (done, total) => setState({ stage: 'importing', done, total }),
       );
       setState({ stage: 'done', summary });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.supercurations });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.supercurationChoices });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.feeds });
+      afterImport();
     } catch (err) {
       setState({ stage: 'error', message: err instanceof Error ? err.message : BOOKMARK_MESSAGES.importFailed });
     }
@@ -242,52 +235,20 @@ export function BookmarksImport() {
         />
       )}
       {(state.stage === 'uploading' || state.stage === 'importing') && (
-        <div className="grid gap-2">
-          <progress
-            className="h-2 w-full overflow-hidden rounded-full accent-primary"
-            max={100}
-            value={percent}
-            aria-label={state.stage === 'uploading' ? 'Upload progress' : 'Import progress'}
-          />
-          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-            {state.stage === 'uploading'
+        <ImportProgress
+          percent={percent}
+          label={state.stage === 'uploading' ? 'Upload progress' : 'Import progress'}
+          text={
+            state.stage === 'uploading'
               ? percent >= 100
                 ? importingBookmarks()
                 : `Uploading... ${percent}%`
-              : bookmarkProgressText(state.done, state.total)}
-          </p>
-        </div>
+              : bookmarkProgressText(state.done, state.total)
+          }
+        />
       )}
       {state.stage === 'error' && <FormError message={state.message} />}
-      {state.stage === 'done' && (
-        <div role="status" className="grid gap-2 rounded-md border bg-muted/40 p-3 text-sm">
-          <p className="font-medium">{bookmarkSummaryText(state.summary)}</p>
-          {state.summary.flattenedFolders > 0 && <p>{flattenedFoldersText(state.summary.flattenedFolders)}.</p>}
-          {state.summary.skipped.invalid > 0 && <p>{invalidRowsText(state.summary)}.</p>}
-          {state.summary.tagsDropped > 0 && <p>{tagsDroppedText(state.summary.tagsDropped, MAX_TOPICS_PER_LINK)}.</p>}
-          {state.summary.liked > 0 && (
-            <p>
-              {state.summary.liked.toLocaleString('en-US')} {state.summary.liked === 1 ? 'favourite' : 'favourites'} liked.
-            </p>
-          )}
-          {state.summary.collections.length > 0 && (
-            <ul className="grid gap-1">
-              {state.summary.collections.map((c) => (
-                <li key={c.id} className="min-w-0 break-words">
-                  <Link to={paths.supercuration(c.id)} className="text-primary underline-offset-2 hover:underline">
-                    {c.title}
-                  </Link>{' '}
-                  <span className="text-muted-foreground">
-                    ({c.count.toLocaleString('en-US')} {c.count === 1 ? 'link' : 'links'}
-                    {c.created ? ', new private supercuration' : ''})
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      {state.stage === 'done' && <ImportSummary summary={state.summary} />}
     </div>
   );
 }

@@ -8,10 +8,11 @@ import { Label } from '../../../shared/ui/primitives/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../shared/ui/primitives/tabs';
 import { Textarea } from '../../../shared/ui/primitives/textarea';
 import { BookmarksImport } from './BookmarksImport';
+import { FeedImport } from './FeedImport';
 import { FoundUrls } from './FoundUrls';
 import { type OcrProgress, preloadOcr, recogniseImage, stopOcr } from './ocr';
 
-type Source = 'text' | 'image' | 'bookmarks';
+type Source = 'text' | 'image' | 'bookmarks' | 'feed';
 type Notice = { kind: 'error' | 'info'; text: string } | null;
 
 const imageOf = (files: FileList | File[] | null | undefined) =>
@@ -135,6 +136,9 @@ export function ImportPanel() {
           <TabsTrigger value="bookmarks" className="flex-1 sm:flex-none">
             {BOOKMARK_MESSAGES.fileLabel}
           </TabsTrigger>
+          <TabsTrigger value="feed" className="flex-1 sm:flex-none">
+            Feed
+          </TabsTrigger>
         </TabsList>
 
         <TabsContent value="text" className="mt-4 grid grid-cols-1 gap-3">
@@ -210,6 +214,10 @@ export function ImportPanel() {
 
         <TabsContent value="bookmarks" className="mt-4">
           <BookmarksImport />
+        </TabsContent>
+
+        <TabsContent value="feed" className="mt-4">
+          <FeedImport />
         </TabsContent>
       </Tabs>
 
