@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../shared/api/client';
-import { BOOKMARK_FOLDER_MAX_DEPTH, IMPORT_MESSAGES, flattenedFoldersText } from '../../shared/domain';
+import { BOOKMARK_FOLDER_MAX_DEPTH, FEED_IMPORT_MESSAGES, IMPORT_MESSAGES, SUPERCURATION_MESSAGES, flattenedFoldersText, paths } from '../../shared/domain';
+import { signedInUser } from '../support/client';
 import { testDatabases } from '../support/databases';
 import { expectNoHorizontalScroll, holdRequests, visible } from './support/flows';
 import { useE2E } from './support/harness';
@@ -10,6 +13,7 @@ import { nestedBookmarkFile } from '../support/bookmark-files';
 import { CHROMIUM_BOOKMARKS_HTML } from '../support/chromium-bookmarks';
 
 const databases = await testDatabases();
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/imports', name));
 const PHONE = { width: 375, height: 740 };
 
 /** The import panel, opened from under the add box. */
@@ -18,6 +22,20 @@ async function openImport(page: Page): Promise<Locator> {
   await toggle.click();
   expect(await toggle.getAttribute('aria-expanded')).toBe('true');
   return visible(page.getByRole('tabpanel', { name: 'Text' }));
+}
+
+/** Chooses a file in the 'Import file' tab; answers its folder-mapping form. */
+async function chooseImportFile(page: Page, name: string, buffer: Buffer): Promise<Locator> {
+  await page.getByRole('tabpanel', { name: 'Import file' }).getByLabel('Import file', { exact: true }).setInputFiles({ name, mimeType: '', buffer });
+  return visible(page.getByRole('form', { name: 'Bookmark folders' }));
+}
+
+/** The summary an import ends with: its first line, and its collections as listed. */
+async function importSummary(page: Page, firstLine: string) {
+  const summary = await visible(page.getByRole('status').filter({ hasText: firstLine }));
+  expect(await summary.locator('p').first().textContent()).toBe(firstLine);
+  const items = await summary.getByRole('listitem').allTextContents();
+  return { summary, collections: items.map((t) => t.replace(/\s+/g, ' ').trim()).sort() };
 }
 
 function foundList(page: Page): Locator {
@@ -241,6 +259,82 @@ for (const database of databases) {
       await page.waitForURL(`**/supercurations/${reading.id}`);
       const own = await user.api.mySupercurationChoices();
       expect(own.map((c) => c.title).sort()).toEqual(['Dev / Rust', 'Reading list']);
+    });
+
+    test('a Pocket zip of two CSV parts and a Raindrop CSV with nested folders: collections, dates, tags and titles kept, nothing public, a re-import adds nothing', async () => {
+      const page = await e2e.open();
+      const user = await signInWithLinks(page, e2e.server.origin);
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Import file' }).click();
+
+      const pocket = await chooseImportFile(page, 'pocket.zip', fixture('pocket.zip'));
+      await visible(pocket.getByText('6 bookmarks (6 in no folder).', { exact: false }));
+      await pocket.getByRole('button', { name: 'Import 6 bookmarks' }).click();
+      await importSummary(page, '4 links imported, 0 already saved, 2 skipped');
+
+      const raindrop = await chooseImportFile(page, 'raindrop.csv', fixture('raindrop.csv'));
+      await visible(raindrop.getByLabel('Dev / Rust (2)', { exact: true }));
+      await visible(raindrop.getByLabel('Travel (1)', { exact: true }));
+      await raindrop.getByRole('button', { name: 'Import 5 bookmarks' }).click();
+      const { summary, collections } = await importSummary(page, '4 links imported, 0 already saved, 1 skipped');
+      expect(collections).toEqual(['Dev / Rust (2 links, new private supercuration)', 'Travel (1 link, new private supercuration)']);
+
+      // In the collection: the title, the saved date and the tags of the file (as my topics, known at once).
+      await summary.getByRole('link', { name: 'Dev / Rust' }).click();
+      await page.waitForURL('**/supercurations/*');
+      const card = await visible(page.getByRole('article').filter({ hasText: 'Rust, the book' }));
+      expect(await card.locator('time').first().getAttribute('datetime')).toBe('2023-05-01T10:00:00.000Z');
+      await visible(card.getByText('rust', { exact: true }));
+      await visible(card.getByText('books', { exact: true }));
+
+      // A visitor sees none of it on my profile.
+      const visitor = await e2e.open();
+      await visitor.goto(`${e2e.server.origin}${paths.profile(user.me.id)}`);
+      await visible(visitor.getByRole('heading', { name: user.me.name }));
+      await visible(visitor.getByText(SUPERCURATION_MESSAGES.noPublic));
+      // ...nor in the RSS feed the profile links to.
+      const rssHref = await visitor.getByRole('link', { name: `RSS feed of the links ${user.me.name} shares` }).getAttribute('href');
+      const rss = await (await fetch(new URL(rssHref ?? '', e2e.server.origin))).text();
+      expect(rss).toContain('<channel>');
+      for (const title of ['Rust, the book', 'Café, crème', 'Zürich guide']) expect(rss).not.toContain(title);
+
+      // Both files again: nothing new.
+      await page.goto(`${e2e.server.origin}/home`);
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Import file' }).click();
+      await (await chooseImportFile(page, 'pocket.zip', fixture('pocket.zip'))).getByRole('button', { name: 'Import 6 bookmarks' }).click();
+      await importSummary(page, '0 links imported, 4 already saved, 2 skipped');
+      await (await chooseImportFile(page, 'raindrop.csv', fixture('raindrop.csv'))).getByRole('button', { name: 'Import 5 bookmarks' }).click();
+      await importSummary(page, '0 links imported, 4 already saved, 1 skipped');
+      expect((await user.api.mySupercurationChoices()).map((c) => c.title).sort()).toEqual(['Dev / Rust', 'Travel']);
+    });
+
+    test("another curator's public collection, by its RSS feed URL, becomes my private supercuration", async () => {
+      const curator = await signedInUser(e2e.server.origin, 'Ada Feedwriter');
+      const shelf = await curator.api.createSupercuration({ title: 'Climate shelf', description: 'Good reads on climate', isPublic: true, slug: `climate-${Date.now().toString(36)}` });
+      for (const title of ['Heat pumps explained', 'Grid storage at scale']) {
+        await curator.api.createLink({ title, description: `${title}, in short.`, url: site.publish({ title, description: 'x' }), supercurationIds: [shelf.id] });
+      }
+      const page = await e2e.open({ viewport: PHONE });
+      await signInWithLinks(page, e2e.server.origin);
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Feed' }).click();
+      const form = await visible(page.getByRole('form', { name: FEED_IMPORT_MESSAGES.heading }));
+      const field = form.getByLabel(FEED_IMPORT_MESSAGES.urlLabel);
+      // A page, not a feed: said, and nothing imported.
+      await field.fill(`${e2e.server.origin}${paths.directory}`);
+      await form.getByRole('button', { name: FEED_IMPORT_MESSAGES.submit }).click();
+      await visible(page.getByRole('alert').filter({ hasText: FEED_IMPORT_MESSAGES.notAFeed }));
+
+      await field.fill(`${e2e.server.origin}${paths.collectionFeed(shelf.slug ?? '')}`);
+      await field.press('Enter');
+      const { summary, collections } = await importSummary(page, '2 links imported, 0 already saved, 0 skipped');
+      expect(collections).toEqual(['Climate shelf (2 links, new private supercuration)']);
+      await expectNoHorizontalScroll(page, PHONE.width);
+      await summary.getByRole('link', { name: 'Climate shelf' }).click();
+      await page.waitForURL('**/supercurations/*');
+      await visible(page.getByText('Good reads on climate'));
+      for (const title of ['Heat pumps explained', 'Grid storage at scale']) await visible(page.getByRole('article').filter({ hasText: title }));
     });
 
     test('a file nested deeper than 100 folders is flattened, and the preview and the summary say so', async () => {

@@ -57,10 +57,10 @@ export function ImportSummary({ summary }: { summary: BookmarkImportSummary }) {
   );
 }
 
-/** What to call when an import is done: the lists its links and collections appear in are refetched. */
+/** What to call when an import is done: the lists its links, collections and topics appear in are refetched. */
 export function useAfterImport(): () => void {
   const queryClient = useQueryClient();
   return () => {
-    for (const queryKey of [queryKeys.supercurations, queryKeys.supercurationChoices, queryKeys.feeds]) void queryClient.invalidateQueries({ queryKey });
+    for (const queryKey of [queryKeys.supercurations, queryKeys.supercurationChoices, queryKeys.feeds, queryKeys.topics]) void queryClient.invalidateQueries({ queryKey });
   };
 }
