@@ -12,6 +12,10 @@
  *              progress stream as the app does (time to the first progress line, number of lines,
  *              total), while /api/health is polled (its slowest answer: how long other requests
  *              waited); the server's peak RSS.
+ *   formats    BENCH_FORMAT_ROWS (50,000) rows each of a Pocket export zip (parts of 10,000 rows), a
+ *              Raindrop.io CSV (nested folders) and a Netscape file, each imported by its own
+ *              user: wall time, server CPU and the server's peak RSS during that import alone,
+ *              against the budget (≤ 6 s and ≤ 250 MB each). BENCH_IMPORT_FORMATS=0 leaves them out.
  *   hostile    the hostile files: 10,000 nested folders holding 49,000 bookmarks (2.7 MB) to the
  *              preview, 40,000 nested folders (1.5 MB) to the import: status, time, slowest health
  *              answer meanwhile, server RSS after. BENCH_IMPORT_HOSTILE=0 leaves them out.
@@ -21,6 +25,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
+import JSZip from 'jszip';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { BOOKMARKS_MAX_COUNT, BOOKMARKS_NDJSON, extractUrls, normalizeUrl, readImportEvents } from '../shared/domain';
@@ -41,6 +46,10 @@ const BOOKMARKS = Math.min(intEnv('BENCH_BOOKMARKS', BOOKMARKS_MAX_COUNT), BOOKM
 const BOOKMARK_BYTES = Math.round(Number(process.env.BENCH_BOOKMARK_MB || 19.5) * 1024 * 1024);
 const WITH_OCR = process.env.BENCH_IMPORT_OCR !== '0';
 const WITH_HOSTILE = process.env.BENCH_IMPORT_HOSTILE !== '0';
+const WITH_FORMATS = process.env.BENCH_IMPORT_FORMATS !== '0';
+const FORMAT_ROWS = intEnv('BENCH_FORMAT_ROWS', 50_000);
+/** The budget of each format's import of 50,000 rows on a 2-core machine (the imports issue). */
+const FORMAT_BUDGET = { seconds: 6, peakRssMb: 250 };
 /** BENCH_OCR_DUMP=dir writes each generated screenshot and the text read from it there. */
 const DUMP_DIR = process.env.BENCH_OCR_DUMP || undefined;
 const VIEWPORT = { width: 1280, height: 800 };
@@ -53,8 +62,14 @@ export interface ImportContext {
   /** Emails of two seeded users: one shares the batches, the other imports the bookmarks. */
   batchUser: string;
   bookmarkUser: string;
+  /** Emails of three more seeded users, one per format of the formats measure. */
+  formatUsers: string[];
   /** The server's memory (for the peak during the import). */
   memory?: () => { rssMb: number; peakRssMb: number };
+  /** From now on, the peak RSS counts from the RSS of now. */
+  resetPeakRss?: () => void;
+  /** The server's CPU time so far, in seconds. */
+  cpuSeconds?: () => number;
 }
 
 export interface ShotResult {
@@ -83,8 +98,21 @@ export interface OcrResult {
   precision: number;
 }
 
+export interface FormatResult {
+  format: string;
+  rows: number;
+  bytes: number;
+  status: number;
+  ms: number;
+  cpuMs: number;
+  peakRssMb?: number;
+  created?: number;
+  error?: string;
+}
+
 export interface ImportResult {
   ocr?: OcrResult;
+  formats: FormatResult[];
   batch: { batches: number; size: number; p50Ms: number; p99Ms: number; maxMs: number; linksPerSec: number; failures: number };
   bookmarks: {
     count: number;
@@ -568,6 +596,75 @@ async function streamImport(ctx: ImportContext, cookie: string, form: FormData, 
   };
 }
 
+const FORMAT_TOPICS = ['design', 'research', 'reading', 'tools', 'podcasts', 'video', 'startups', 'science', 'travel', 'recipes'];
+const csvField = (v: string | number) => (typeof v === 'number' || !/[",\n]/.test(v) ? String(v) : `"${v.replace(/"/g, '""')}"`);
+const csvLine = (fields: (string | number)[]) => `${fields.map(csvField).join(',')}\n`;
+/** Row n of a generated export: a URL on one of 997 hosts, a title, a saved date, some tags. */
+const row = (n: number) => ({
+  url: `https://site-${n % 997}.example.org/${FORMAT_TOPICS[n % 10]}/article-${n}`,
+  title: `${FORMAT_TOPICS[n % 10]} article number ${n}, saved for later`,
+  savedS: Math.floor(Date.parse('2019-01-01T00:00:00Z') / 1000) + n * 3600,
+  tags: n % 3 === 0 ? [FORMAT_TOPICS[(n + 3) % 10] as string, `tag-${n % 40}`] : [],
+});
+
+/** Pocket's export: a zip of part_000000.csv... of 10,000 rows each. */
+async function pocketExport(rows: number): Promise<Buffer> {
+  const zip = new JSZip();
+  for (let part = 0; part * 10_000 < rows; part++) {
+    let csv = csvLine(['title', 'url', 'time_added', 'tags', 'status']);
+    for (let n = part * 10_000; n < Math.min(rows, (part + 1) * 10_000); n++) {
+      const r = row(n);
+      csv += csvLine([r.title, r.url, r.savedS, r.tags.join('|'), n % 4 === 0 ? 'archive' : 'unread']);
+    }
+    zip.file(`part_${String(part).padStart(6, '0')}.csv`, csv);
+  }
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/** Raindrop.io's CSV export: 50 folders nested two deep, notes, excerpts, ISO dates, favourites. */
+function raindropExport(rows: number): Buffer {
+  let csv = csvLine(['id', 'title', 'note', 'excerpt', 'url', 'folder', 'tags', 'created', 'cover', 'highlights', 'favorite']);
+  for (let n = 0; n < rows; n++) {
+    const r = row(n);
+    const folder = `${FORMAT_TOPICS[n % 10]}/Shelf ${n % 5}`;
+    const note = n % 2 === 0 ? `A note on ${n}, with a comma` : '';
+    const created = new Date(r.savedS * 1000).toISOString();
+    csv += csvLine([n + 1, r.title, note, `An excerpt of article ${n}.`, r.url, folder, r.tags.join(', '), created, '', '', n % 50 === 0 ? 'true' : 'false']);
+  }
+  return Buffer.from(csv);
+}
+
+/** Each format's export of FORMAT_ROWS bookmarks, imported by its own user with the server's peak RSS reset first. */
+async function benchFormats(ctx: ImportContext): Promise<FormatResult[]> {
+  const files: [format: string, name: string, bytes: Buffer][] = [
+    ['Pocket (zip of CSV parts)', 'pocket.zip', await pocketExport(FORMAT_ROWS)],
+    ['Raindrop.io (CSV, nested folders)', 'raindrop.csv', raindropExport(FORMAT_ROWS)],
+    ['Netscape bookmarks (HTML)', 'bookmarks.html', Buffer.from(bookmarkFile(FORMAT_ROWS, () => 40).html)],
+  ];
+  const results: FormatResult[] = [];
+  for (const [i, [format, name, bytes]] of files.entries()) {
+    const cookie = await ctx.signIn(ctx.formatUsers[i] as string);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), name);
+    ctx.resetPeakRss?.();
+    const cpu0 = ctx.cpuSeconds?.() ?? NaN;
+    const t0 = performance.now();
+    const result = await streamImport(ctx, cookie, form, t0);
+    results.push({
+      format,
+      rows: FORMAT_ROWS,
+      bytes: bytes.length,
+      status: result.status,
+      ms: performance.now() - t0,
+      cpuMs: ((ctx.cpuSeconds?.() ?? NaN) - cpu0) * 1000,
+      peakRssMb: ctx.memory?.().peakRssMb,
+      created: 'summary' in result ? result.summary.created : undefined,
+      error: 'error' in result ? result.error : undefined,
+    });
+  }
+  return results;
+}
+
 /** The hostile files, each sent once while health is polled. */
 async function benchHostile(ctx: ImportContext, cookie: string): Promise<HostileResult[]> {
   const cases = [
@@ -619,10 +716,12 @@ export async function benchImport(ctx: ImportContext): Promise<ImportResult> {
   const hostile = WITH_HOSTILE ? await benchHostile(ctx, cookie) : [];
   console.log(`Measuring a ${BOOKMARKS.toLocaleString('en-US')}-bookmark import; load average ${load()}`);
   const bookmarks = await benchBookmarks(ctx, cookie);
-  return { ocr, batch, bookmarks, hostile };
+  console.log(`Measuring ${FORMAT_ROWS.toLocaleString('en-US')}-row imports of each format; load average ${load()}`);
+  const formats = WITH_FORMATS ? await benchFormats(ctx) : [];
+  return { ocr, batch, bookmarks, hostile, formats };
 }
 
-export function printImport({ ocr, batch, bookmarks, hostile }: ImportResult): void {
+export function printImport({ ocr, batch, bookmarks, hostile, formats }: ImportResult): void {
   if (ocr) {
     const sorted = [...ocr.recogniseMs].sort((a, b) => a - b);
     printTable([
@@ -716,5 +815,22 @@ export function printImport({ ocr, batch, bookmarks, hostile }: ImportResult): v
         h.peakRssMb === undefined ? '?' : mb(h.peakRssMb),
       ]),
     ]);
+  }  if (formats.length > 0) {
+    console.log('');
+    printTable([
+      ['Import by format', 'rows', 'size', 'status', 'created', 'wall time', 'server CPU', 'server peak RSS', `budget ≤ ${FORMAT_BUDGET.seconds} s, ≤ ${FORMAT_BUDGET.peakRssMb} MB`],
+      ...formats.map((f) => [
+        f.format,
+        f.rows.toLocaleString('en-US'),
+        mb(f.bytes / 1024 / 1024),
+        String(f.status),
+        f.created === undefined ? '-' : f.created.toLocaleString('en-US'),
+        ms(f.ms),
+        ms(f.cpuMs),
+        f.peakRssMb === undefined ? '?' : mb(f.peakRssMb),
+        f.status === 200 && f.ms <= FORMAT_BUDGET.seconds * 1000 && (f.peakRssMb ?? Infinity) <= FORMAT_BUDGET.peakRssMb ? 'PASS' : 'MISS',
+      ]),
+    ]);
+    for (const f of formats) if (f.error) console.log(`${f.format} import failed: ${f.error}`);
   }
 }

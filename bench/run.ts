@@ -414,7 +414,10 @@ async function main() {
         signIn: (email) => sessionCookie(baseUrl, origin, email),
         batchUser: seedEmail(Math.min(1, USERS - 1)),
         bookmarkUser: seedEmail(Math.min(2, USERS - 1)),
+        formatUsers: [3, 4, 5].map((n) => seedEmail(Math.min(n, USERS - 1))),
         memory: () => running.memory(),
+        resetPeakRss: () => running.resetPeakRss(),
+        cpuSeconds: () => running.cpuSeconds(),
       });
     }
 

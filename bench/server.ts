@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processTree } from '../tests/support/proc';
@@ -14,6 +14,8 @@ export interface ServerProcess {
    * and its workers), in MB, each summed over them (from /proc).
    */
   memory(): { rssMb: number; peakRssMb: number; processes: number };
+  /** Sets each process's peak RSS (VmHWM) to its RSS of now, so that a later peak is a measure's own. */
+  resetPeakRss(): void;
   /**
    * CPU time (user + system) the server's processes have used so far, in seconds, summed over them
    * (from /proc; a process that has gone keeps the last time seen).
@@ -65,6 +67,9 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
         peakRssMb += kb('VmHWM') / 1024;
       }
       return { rssMb, peakRssMb, processes: all.length };
+    },
+    resetPeakRss() {
+      for (const pid of pids()) writeFileSync(`/proc/${pid}/clear_refs`, '5');
     },
     cpuSeconds() {
       return cpu(pids()) ?? NaN;
