@@ -18,6 +18,7 @@ import {
 } from '../../shared/domain';
 import { requireEditableCollections } from '../access/supercurations';
 import type { Db, Dialect } from '../db';
+import { increment } from '../db/counters';
 import { newId, now } from '../db/ids';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
@@ -305,14 +306,16 @@ export async function importBookmarks(
         .execute();
       const linkOf = new Map<string, string>();
       for (const r of existing) if (r.url && !linkOf.has(r.url)) linkOf.set(r.url, r.id);
-      // URLs already in the chunk's collections (whoever added them: SPEC §5 duplicate rule).
+      // URLs already in the chunk's collections (whoever added them: SPEC §5 duplicate rule). A
+      // collection this import created holds only what it put there, each folder's URL once.
       const memberUrls = new Set<string>();
-      if (chunkCollections.length > 0) {
+      const existingCollections = chunkCollections.filter((id) => !byId.get(id)?.created);
+      if (existingCollections.length > 0) {
         const rows = await trx
           .selectFrom('supercuration_links as sl')
           .innerJoin('links as l', 'l.id', 'sl.link_id')
           .select(['sl.supercuration_id', 'l.url'])
-          .where((eb) => inList(eb, db.dialect, 'sl.supercuration_id', chunkCollections))
+          .where((eb) => inList(eb, db.dialect, 'sl.supercuration_id', existingCollections))
           // Looked up from the chunk's URLs (links_url), not from the collection's members: a
           // collection an import fills grows to 100,000 rows, and reading them all for every chunk
           // made a big import quadratic (SQLite, without statistics, chose that order).
@@ -388,20 +391,19 @@ export async function importBookmarks(
         liked = likes.length;
       }
       if (members.length > 0) {
-        await trx
+        const inserted = await trx
           .insertInto('supercuration_links')
           .values(members)
           .onConflict((oc) => oc.columns(['supercuration_id', 'link_id']).doNothing())
+          .returning('supercuration_id')
           .execute();
-        // links_count = the member rows, whatever happened concurrently (the rows are locked on PostgreSQL).
-        await trx
-          .updateTable('supercurations as s')
-          .set({
-            links_count: (eb) =>
-              eb.selectFrom('supercuration_links as m').select((e) => e.fn.countAll<number>().as('n')).whereRef('m.supercuration_id', '=', 's.id'),
-          })
-          .where('s.id', 'in', [...new Set(members.map((m) => m.supercuration_id))])
-          .execute();
+        // links_count moves by the rows actually inserted: the collections are locked (PostgreSQL) or
+        // the transaction is the only writer (SQLite), so it stays the number of member rows. (A
+        // recount read each whole collection for every chunk: quadratic in a big import.)
+        const added = new Map<string, number>();
+        for (const r of inserted) added.set(r.supercuration_id, (added.get(r.supercuration_id) ?? 0) + 1);
+        const by = sql<number>`case ${sql.ref('id')} ${sql.join([...added].map(([id, n]) => sql`when ${id} then cast(${n} as integer)`), sql` `)} else 0 end`;
+        await trx.updateTable('supercurations').set({ links_count: increment('links_count', by) }).where('id', 'in', [...added.keys()]).execute();
       }
       return { created, reused, alreadySaved, duplicates, liked };
     });
