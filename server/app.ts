@@ -22,6 +22,8 @@ import { registerImportRoutes } from './http/import-routes';
 import { registerJsonBodyParser } from './http/json-body';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerPreviewRoutes } from './http/preview-routes';
+import { createPreviewService } from './preview/service';
+import { startPreviewWorker } from './services/import-previews';
 import { sharedLimits } from './http/rate-limit-stores';
 import { registerSecurityHeaders } from './http/security-headers';
 import { sessionReader } from './http/session';
@@ -86,10 +88,20 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   const variants = createImageVariants({ dir: imageCacheDir(config), maxBytes: config.imageCacheMb * 1024 * 1024, log: server.log });
   const isTrustedOrigin = trustedOriginMatcher(config);
   const mailDeps = { db, wakeOutbox: outbox.wake, publicUrl: config.publicUrl, secret: config.authSecret, log: server.log };
+  // Link previews, asked for by the web app and fetched in the background for imported links.
+  const previews = createPreviewService({
+    db,
+    allowPrivate: config.previewAllowPrivate,
+    timeoutMs: config.previewTimeoutMs,
+    publicUrl: config.publicUrl,
+    log: server.log,
+  });
+  const importPreviews = startPreviewWorker({ db, previews, perMinute: config.importPreviewPerMinute, log: server.log });
   // Digests of new resources: a DB-claimed job, safe with several server processes (server/mail/digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
   server.addHook('onClose', async () => {
     await stopDigests();
+    await importPreviews.stop();
     await outbox.stop();
     await mailer.close();
     await limits.close();
@@ -175,11 +187,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerAccountRoutes(server, { db, session });
   registerApiTokenRoutes(server, { db, session });
   registerLinkRoutes(server, { db, session, reads });
-  registerImportRoutes(server, { db, session, config });
+  registerImportRoutes(server, { db, session, config, onImported: importPreviews.wake });
   registerTopicRoutes(server, { db, session });
   registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl, reads });
   registerUploadRoutes(server, { storage, session, variants });
-  registerPreviewRoutes(server, { db, session, config });
+  registerPreviewRoutes(server, { session, previews });
   registerImageProxyRoutes(server, { db, storage, session, config, variants });
   registerFollowingRoutes(server, { db, session, publicUrl: config.publicUrl });
   registerEmailSubscriptionRoutes(server, { ...mailDeps, session });

@@ -80,6 +80,12 @@ const envSchema = z.object({
     .min(1, 'IMAGE_CACHE_MB must be at least 1')
     .max(1_048_576, 'IMAGE_CACHE_MB must be at most 1048576')
     .default(256),
+  IMPORT_PREVIEW_PER_MINUTE: z.coerce
+    .number({ error: 'IMPORT_PREVIEW_PER_MINUTE must be a number' })
+    .int()
+    .min(0, 'IMPORT_PREVIEW_PER_MINUTE must be at least 0')
+    .max(6000, 'IMPORT_PREVIEW_PER_MINUTE must be at most 6000')
+    .default(120),
   DIGEST_INTERVAL_SECONDS: z.coerce
     .number({ error: 'DIGEST_INTERVAL_SECONDS must be a number' })
     .int()
@@ -147,6 +153,8 @@ export interface Config {
   /** Disk space the resized thumbnails (DATA_DIR/cache/images) may take, in MB (IMAGE_CACHE_MB). */
   imageCacheMb: number;
   /** At most one digest e-mail per collection per this many seconds (DIGEST_INTERVAL_SECONDS). */
+  /** Previews of imported links fetched per minute, all server processes together (0: none). */
+  importPreviewPerMinute: number;
   digestIntervalSeconds: number;
   /** The mail outbox worker looks for due mail this often, besides being woken on queueing (MAIL_POLL_SECONDS). */
   mailPollSeconds: number;
@@ -207,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     imageCacheMb: e.IMAGE_CACHE_MB,
+    importPreviewPerMinute: e.IMPORT_PREVIEW_PER_MINUTE,
     digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
     mailPollSeconds: e.MAIL_POLL_SECONDS,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,

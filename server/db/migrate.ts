@@ -15,6 +15,7 @@ import * as m0011 from './migrations/0011_rate_limits';
 import * as m0012 from './migrations/0012_api_tokens';
 import * as m0013 from './migrations/0013_supercuration_followers';
 import * as m0014 from './migrations/0014_imported_memberships';
+import * as m0015 from './migrations/0015_link_preview_jobs';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012_api_tokens': m0012,
   '0013_supercuration_followers': m0013,
   '0014_imported_memberships': m0014,
+  '0015_link_preview_jobs': m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

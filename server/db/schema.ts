@@ -148,6 +148,27 @@ export interface Database {
     supercuration_id: string;
     last_sent_at: string;
   };
+  /** An imported link whose preview is still to fetch (server/services/import-previews.ts). */
+  link_preview_jobs: {
+    link_id: string;
+    host: string;
+    /** 1: the file gave no title (the link's is its host), so the page's may replace it. */
+    fill_title: number;
+    due_at: string;
+    attempts: Generated<number>;
+    claimed_until: string | null;
+    claim_token: string | null;
+  };
+  /** When each host may next be asked for an imported link's preview. */
+  preview_hosts: {
+    host: string;
+    next_at: string;
+  };
+  /** Imported links' previews fetched in each minute ('2026-11-28T10:15'), all processes together. */
+  preview_budget: {
+    minute: string;
+    used: number;
+  };
   mail_outbox: {
     id: string;
     message_id: string;

@@ -32,6 +32,8 @@ interface Deps {
   db: Db;
   session: SessionReader;
   config: Config;
+  /** After an import: its links' previews are due (the background worker, import-previews). */
+  onImported: () => void;
 }
 
 const acceptsNdjson = (accept: string | undefined) => (accept ?? '').toLowerCase().includes(BOOKMARKS_NDJSON);
@@ -122,7 +124,7 @@ async function sendImport(
 }
 
 /** Import: sharing many found URLs at once; bookmark files and feeds in, bookmark files out. */
-export function registerImportRoutes(app: FastifyInstance, { db, session, config }: Deps): void {
+export function registerImportRoutes(app: FastifyInstance, { db, session, config, onImported }: Deps): void {
   const api = zodRoutes(app);
 
   /** { items: [{ url, title, description, thumbnailUrl? }] (1..100), supercurationIds?, format?, inMainFeed? } → 201 { links }. */
@@ -150,7 +152,7 @@ export function registerImportRoutes(app: FastifyInstance, { db, session, config
       const mapping = parseMapping(fields.mapping);
       const inMainFeed = parseMainFeed(fields.inMainFeed);
       const targets = await mappedCollections(db, viewer, mapping);
-      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, file, { mapping, targets, inMainFeed, onProgress }));
+      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, file, { mapping, targets, inMainFeed, onProgress }).finally(onImported));
     },
   });
 
@@ -178,7 +180,7 @@ export function registerImportRoutes(app: FastifyInstance, { db, session, config
       const feed = await fetchFeed(req.body.url, { allowPrivate: config.previewAllowPrivate, publicUrl: config.publicUrl });
       const bookmarks: ParsedBookmark[] = [];
       const { flattenedFolders } = await readFeed(feed, (b) => bookmarks.push(b));
-      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, { bookmarks, flattenedFolders }, { onProgress }));
+      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, { bookmarks, flattenedFolders }, { onProgress }).finally(onImported));
     },
   });
 

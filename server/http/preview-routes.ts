@@ -1,17 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiRoutes } from '../../shared/api/routes';
 import { LINK_MESSAGES, URL_MAX_LENGTH, normalizeUrl } from '../../shared/domain';
-import type { Config } from '../config';
-import type { Db } from '../db';
-import { PreviewRefusedError, createPreviewService } from '../preview/service';
+import { PreviewRefusedError, type PreviewService } from '../preview/service';
 import { badRequest } from '../errors';
 import { declared, zodRoutes } from './api-route';
 import type { SessionReader } from './session';
 
 interface Deps {
-  db: Db;
   session: SessionReader;
-  config: Config;
+  previews: PreviewService;
 }
 
 /** Previews each signed-in user (or, before sign-in is known, client address) may ask for per minute. */
@@ -21,15 +18,7 @@ export const PREVIEW_RATE_LIMIT = 60;
  * GET /api/preview?url= — the link preview of SPEC §3/§7, fetched by our server (SSRF-guarded,
  * cached). Signed-in users only, so the server is no open fetch proxy; rate limited per user.
  */
-export function registerPreviewRoutes(app: FastifyInstance, { db, session, config }: Deps): void {
-  const previews = createPreviewService({
-    db,
-    allowPrivate: config.previewAllowPrivate,
-    timeoutMs: config.previewTimeoutMs,
-    publicUrl: config.publicUrl,
-    log: app.log,
-  });
-
+export function registerPreviewRoutes(app: FastifyInstance, { session, previews }: Deps): void {
   zodRoutes(app).route({
     ...declared(apiRoutes.preview, session),
     config: {

@@ -8,6 +8,7 @@ import { notFound } from '../errors';
 import { declared, zodRoutes } from './api-route';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
 import { followSupercuration, unfollowSupercuration } from '../services/supercuration-follows';
+import { previewsLeftIn } from '../services/import-previews';
 import { addResource, removeResource, setResourceTags } from '../services/resources';
 import {
   createSupercuration,
@@ -70,6 +71,12 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
   api.route({
     ...declared(r.getSupercuration, session),
     handler: async (req) => getSupercuration(db, await session.viewerOf(req), req.params.id),
+  });
+
+  /** "Fetching previews: n left" on a collection its editors filled by an import. */
+  api.route({
+    ...declared(r.supercurationPreviewsLeft, session),
+    handler: async (req) => ({ left: await previewsLeftIn(db.kysely, await viewer(req), req.params.id) }),
   });
 
   api.route({

@@ -23,6 +23,7 @@ import { newId, now } from '../db/ids';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
+import { enqueueLinkPreviews } from './import-previews';
 import { lockCollections } from './memberships';
 import { topicIdFor } from './topics';
 
@@ -35,6 +36,8 @@ interface Prepared {
   topics: { id: string; name: string }[];
   folder: string | null;
   liked: boolean;
+  /** The file gave no title: the URL's host stands in until the page's preview (import-previews). */
+  titleFromUrl: boolean;
 }
 
 const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
@@ -55,9 +58,11 @@ function prepare(b: ParsedBookmark, nowIso: string): { prepared: Prepared | null
     if (topics.size < MAX_TOPICS_PER_LINK) topics.set(id, name);
     else tagsDropped += 1;
   }
+  const title = clip(b.title, TITLE_MAX_LENGTH);
   const prepared = {
     url,
-    title: clip(b.title, TITLE_MAX_LENGTH) || new URL(url).hostname,
+    title: title || new URL(url).hostname,
+    titleFromUrl: !title,
     description: clip(b.description, DESCRIPTION_MAX_LENGTH) || IMPORTED_BOOKMARK_DESCRIPTION,
     createdAt,
     topics: [...topics].map(([id, name]) => ({ id, name })),
@@ -155,8 +160,9 @@ export interface ImportOptions {
  * a private collection stays out of the main feed even then, as Preview & Share does. Memberships
  * are marked `imported`, which keeps them out of e-mail digests. A URL the viewer
  * already shared is not duplicated: that link joins the folder's collection if it isn't a member.
- * Written in chunks of BOOKMARKS_CHUNK, each one transaction; links_count is recounted from the
- * member rows of the touched collections. Other requests get turns throughout (eventLoopTurns).
+ * Written in chunks of BOOKMARKS_CHUNK, each one transaction; links_count moves by the member rows
+ * inserted. Each new link's preview is queued for the background (import-previews). Other requests
+ * get turns throughout (eventLoopTurns).
  */
 export async function importBookmarks(
   db: Db,
@@ -282,7 +288,7 @@ export async function importBookmarks(
     }
   }
 
-  // 4. Chunks: each a transaction of links, topics, likes, memberships and recounted links_count.
+  // 4. Chunks: each a transaction of links, topics, likes, memberships, links_count and preview jobs.
   /** URLs whose link this import created (a later chunk finds them saved, but not from before). */
   const createdUrls = new Set<string>();
   await onProgress?.(0, items.length);
@@ -389,6 +395,7 @@ export async function importBookmarks(
         const likes = newLinks.flatMap((p, i) => (p.liked ? [{ link_id: newIds[i] as string, user_id: viewer.id, created_at: p.createdAt }] : []));
         if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();
         liked = likes.length;
+        await enqueueLinkPreviews(trx, newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url, fillTitle: p.titleFromUrl })), nowIso);
       }
       if (members.length > 0) {
         const inserted = await trx

@@ -300,6 +300,9 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       call('directory', { query, signal, fallback: SUPERCURATION_MESSAGES.fetchFailed }),
     getSupercuration: (id: string, signal?: AbortSignal) =>
       call('getSupercuration', { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
+    /** How many of the collection's imported links still wait for their preview (its editors). */
+    supercurationPreviewsLeft: (id: string, signal?: AbortSignal) =>
+      call('supercurationPreviewsLeft', { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     /** The public page's collection; 404 "This supercuration doesn't exist or is private" otherwise. */
     getPublicSupercuration: (slug: string, signal?: AbortSignal) =>
       call('publicSupercuration', { params: { slug }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),

@@ -43,6 +43,7 @@ export const endpoints = {
   userSupercurations: { method: 'GET', url: '/api/users/:id/supercurations' },
   publicSupercuration: { method: 'GET', url: '/api/supercurations/public/:slug' },
   getSupercuration: { method: 'GET', url: '/api/supercurations/:id' },
+  supercurationPreviewsLeft: { method: 'GET', url: '/api/supercurations/:id/previews-left' },
   createSupercuration: { method: 'POST', url: '/api/supercurations' },
   updateSupercuration: { method: 'PATCH', url: '/api/supercurations/:id' },
   deleteSupercuration: { method: 'DELETE', url: '/api/supercurations/:id' },

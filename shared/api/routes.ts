@@ -334,6 +334,11 @@ export const apiRoutes = {
     ...endpoints.getSupercuration,
     schema: { summary: 'A collection', tags: ['Supercurations'], params: id },
   }),
+  supercurationPreviewsLeft: route<{ left: number }>()({
+    ...endpoints.supercurationPreviewsLeft,
+    auth: signedIn,
+    schema: { summary: "How many of a collection's imported links still wait for their preview (its editors)", tags: ['Supercurations'], params: id },
+  }),
   createSupercuration: route<Supercuration>()({
     ...endpoints.createSupercuration,
     auth: mustLogInToCreate,

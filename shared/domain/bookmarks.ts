@@ -80,6 +80,9 @@ export const FEED_IMPORT_MESSAGES = {
   fetching: 'Fetching the feed...',
 } as const;
 
+/** What a collection shows while its imported links' previews are fetched in the background. */
+export const previewsLeftText = (n: number) => `Fetching previews: ${n.toLocaleString('en-US')} left`;
+
 /** 'The feed's server answered 404'. */
 export const feedStatusText = (status: number) => `The feed's server answered ${status}`;
 

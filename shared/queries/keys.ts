@@ -26,6 +26,7 @@ export const queryKeys = {
   directory: (filters: Omit<DirectoryQuery, 'cursor'>) => ['supercurations', 'directory', filters] as const,
   userSupercurations: (userId: string) => ['supercurations', 'user', userId] as const,
   supercuration: (id: string) => ['supercurations', 'detail', id] as const,
+  previewsLeft: (id: string) => ['supercurations', 'previews-left', id] as const,
   publicSupercuration: (slug: string) => ['supercurations', 'public', slug] as const,
   supercurationChoices: ['supercurations', 'choices'] as const,
   /** The dashboard's e-mail subscribers of the signed-in user's collections. */

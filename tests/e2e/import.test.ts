@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../shared/api/client';
-import { BOOKMARK_FOLDER_MAX_DEPTH, FEED_IMPORT_MESSAGES, IMPORT_MESSAGES, SUPERCURATION_MESSAGES, flattenedFoldersText, paths } from '../../shared/domain';
+import {
+  BOOKMARK_FOLDER_MAX_DEPTH,
+  FEED_IMPORT_MESSAGES,
+  IMPORT_MESSAGES,
+  SUPERCURATION_MESSAGES,
+  flattenedFoldersText,
+  paths,
+  IMAGE_PROXY_PATH,
+  previewsLeftText,
+} from '../../shared/domain';
 import { signedInUser } from '../support/client';
 import { testDatabases } from '../support/databases';
 import { expectNoHorizontalScroll, holdRequests, visible } from './support/flows';
@@ -383,3 +392,34 @@ for (const database of databases) {
     });
   });
 }
+
+for (const database of databases) {
+  describe(`Import, previews afterwards [${database.name}]`, () => {
+    const e2e = useE2E(database, { env: { ...LOOPBACK_PREVIEWS.env, IMPORT_PREVIEW_PER_MINUTE: '120' } });
+    const site = useArticleServer();
+
+    test('links imported without titles get their pages’ titles and pictures in the background; the collection says how many are left', async () => {
+      const titles = ['Tidal power, revisited', 'Rewilding the Rhine', 'Cities without cars'];
+      const urls = titles.map((title) => site.publish({ title, description: `${title}: the long read.` }));
+      const gone = `${new URL(urls[0]!).origin}/articles/gone`;
+      const file = `<DL><p><DT><H3>Reading pile</H3><DL><p>\n${[...urls, gone].map((u) => `<DT><A HREF="${u}" ADD_DATE="1700000000"></A>`).join('\n')}\n</DL><p></DL><p>`;
+      const page = await e2e.open();
+      await signInWithLinks(page, e2e.server.origin);
+      await openImport(page);
+      await page.getByRole('tab', { name: 'Import file' }).click();
+      await (await chooseImportFile(page, 'bookmarks.html', Buffer.from(file))).getByRole('button', { name: 'Import 4 bookmarks' }).click();
+      const { summary } = await importSummary(page, '4 links imported, 0 already saved, 0 skipped');
+      await summary.getByRole('link', { name: 'Reading pile' }).click();
+      await page.waitForURL('**/supercurations/*');
+      // The page that is gone keeps its host as its title and waits for its retry.
+      await visible(page.getByRole('status').filter({ hasText: previewsLeftText(1) }));
+      for (const title of titles) {
+        const card = await visible(page.getByRole('article').filter({ hasText: title }));
+        // The page's og:image, through our image proxy.
+        await visible(card.locator(`img[src^="${IMAGE_PROXY_PATH}?url="]`));
+      }
+      await visible(page.getByRole('heading', { name: '127.0.0.1', exact: true }));
+    });
+  });
+}
+

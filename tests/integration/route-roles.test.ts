@@ -311,6 +311,7 @@ const TABLE: Record<string, Row> = {
   // A private collection has no slug: the public page is the public collection's.
   'GET /api/supercurations/public/:slug': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: slugParams(w) }) },
   'GET /api/supercurations/:id': { visitor: 404, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w) }) },
+  'GET /api/supercurations/:id/previews-left': { visitor: 401, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w) }) },
   'POST /api/supercurations': { visitor: 401, stranger: 201, collaborator: 201, owner: 201, call: () => ({ json: { title: 'Mine' } }) },
   'PATCH /api/supercurations/:id': { visitor: 401, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w), json: { title: 'Team notes' } }) },
   'DELETE /api/supercurations/:id': {

@@ -15,6 +15,7 @@ export const sitePage =
 export interface ImageSite {
   /** http://127.0.0.1:<port> */
   origin: string;
+  port: number;
   /** Requests per path (query strings ignored). */
   hits: Map<string, number>;
   close(): Promise<void>;
@@ -36,6 +37,7 @@ export function startImageSite(pages: Record<string, SitePage>, missing: SitePag
       const { port } = server.address() as AddressInfo;
       resolve({
         origin: `http://127.0.0.1:${port}`,
+        port,
         hits,
         close: () =>
           new Promise((done) => {

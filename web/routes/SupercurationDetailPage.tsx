@@ -8,6 +8,7 @@ import { EmptyState } from '../components/EmptyState';
 import { Loading } from '../components/Loading';
 import { OfflineBanner } from '../components/OfflineBanner';
 import { AddResourceDialog } from '../features/supercurations/AddResourceDialog';
+import { PreviewsLeft } from '../features/supercurations/PreviewsLeft';
 import { useSupercuration } from '../features/supercurations/queries';
 import { useResourceFilters } from '../features/supercurations/resourceFilters';
 import { EmptyResources, ResourceList } from '../features/supercurations/ResourceList';
@@ -70,6 +71,7 @@ function Detail({ supercuration: s }: { supercuration: Supercuration }) {
             {addButton}
           </div>
         </div>
+        {s.canEdit && <PreviewsLeft supercurationId={s.id} />}
         <TagFilter categories={s.tagCategories} value={filters.tag} onChange={(tag) => update({ tag })} />
         <ResourceList
           supercuration={s}

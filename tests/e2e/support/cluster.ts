@@ -74,6 +74,7 @@ export async function startCluster(database: TestDatabase): Promise<Cluster> {
       WEB_DIR: web.dir,
       MAIL_POLL_SECONDS: '1',
       DIGEST_INTERVAL_SECONDS: '1',
+      IMPORT_PREVIEW_PER_MINUTE: '0',
       // One process per machine: the test pauses and kills a machine by its server's pid.
       WORKERS: '1',
     };

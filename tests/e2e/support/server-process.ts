@@ -85,6 +85,8 @@ export async function startServerProcess(
     // (cluster.test.ts), which ask for WORKERS.
     WORKERS: '1',
     WEB_DIR: web.dir,
+    // Imported links point at made-up hosts: no background preview fetching unless a test asks.
+    IMPORT_PREVIEW_PER_MINUTE: '0',
     ...extraEnv,
   };
   delete env.DATABASE_URL;

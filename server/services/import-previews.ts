@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { IMPORTED_BOOKMARK_DESCRIPTION, LINK_MESSAGES, type LinkPreview } from '../../shared/domain';
+import { requireEditable } from '../access/supercurations';
+import type { Db } from '../db';
+import type { Database } from '../db/schema';
+import type { Viewer } from '../policies/viewer';
+import { PreviewRefusedError, type PreviewService } from '../preview/service';
+
+/**
+ * Previews of imported links, fetched afterwards in the background: a job per new link (written
+ * in the import's own chunk), claimed under a lease by the worker of any server process, like the
+ * mail outbox. Politeness, for all processes together: one request per host per
+ * PREVIEW_HOST_SPACING_MS (2 a second), and IMPORT_PREVIEW_PER_MINUTE in all. The claims of all
+ * processes take turns on the minute's budget row (locked on PostgreSQL; SQLite has one writer),
+ * so both limits are exact. A page's title, description and thumbnail fill in only what the file
+ * left empty (and the user has not changed since); a host that fails leaves the file's title.
+ */
+
+/** One request per host per this (2 a second). */
+export const PREVIEW_HOST_SPACING_MS = 500;
+/** Jobs one process claims per round (one per host). */
+export const PREVIEW_ROUND_MAX = 4;
+/** A claim's lease: a crashed process's jobs are taken again after it. */
+export const PREVIEW_LEASE_MS = 2 * 60_000;
+/** A fetch that failed (network, 5xx) is tried once more, this much later; then the job goes. */
+export const PREVIEW_MAX_ATTEMPTS = 2;
+export const PREVIEW_RETRY_MS = 10 * 60_000;
+/** How often an idle worker looks for due jobs. */
+export const PREVIEW_POLL_MS = 5_000;
+
+type Q = Kysely<Database>;
+
+export interface NewImportedLink {
+  id: string;
+  url: string;
+  /** The file gave no title: the link's is its host's name, and the page's may replace it. */
+  fillTitle: boolean;
+}
+
+/** Queues the previews of new imported links, in the import's transaction. */
+export async function enqueueLinkPreviews(trx: Q, links: readonly NewImportedLink[], nowIso: string): Promise<void> {
+  if (links.length === 0) return;
+  await trx
+    .insertInto('link_preview_jobs')
+    .values(
+      links.map((l) => ({
+        link_id: l.id,
+        host: new URL(l.url).hostname,
+        fill_title: l.fillTitle ? 1 : 0,
+        due_at: nowIso,
+        claimed_until: null,
+        claim_token: null,
+      })),
+    )
+    .onConflict((oc) => oc.column('link_id').doNothing())
+    .execute();
+}
+
+export interface ClaimedPreview {
+  link_id: string;
+  host: string;
+  fill_title: number;
+  attempts: number;
+  url: string;
+}
+
+/**
+ * Claims up to PREVIEW_ROUND_MAX due jobs within the minute's budget, one per host not asked in
+ * the last PREVIEW_HOST_SPACING_MS, and books their hosts and the budget, in one transaction.
+ */
+export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date()): Promise<{ token: string; jobs: ClaimedPreview[] }> {
+  const token = randomBytes(12).toString('hex');
+  if (perMinute <= 0) return { token, jobs: [] };
+  const nowIso = now.toISOString();
+  const minute = nowIso.slice(0, 16);
+  const jobs = await db.kysely.transaction().execute(async (trx) => {
+    const opened = await trx
+      .insertInto('preview_budget')
+      .values({ minute, used: 0 })
+      .onConflict((oc) => oc.column('minute').doNothing())
+      .executeTakeFirst();
+    if (Number(opened.numInsertedOrUpdatedRows ?? 0) > 0) {
+      // Once a minute: the bookkeeping of earlier minutes and of hosts long free goes.
+      await trx.deleteFrom('preview_budget').where('minute', '<', minute).execute();
+      await trx.deleteFrom('preview_hosts').where('next_at', '<', nowIso).execute();
+    }
+    const budgetRow = trx.selectFrom('preview_budget').select('used').where('minute', '=', minute);
+    const { used } = await (db.dialect === 'postgres' ? budgetRow.forUpdate() : budgetRow).executeTakeFirstOrThrow();
+    const room = Math.min(PREVIEW_ROUND_MAX, perMinute - used);
+    if (room <= 0) return [];
+    const candidates = await trx
+      .selectFrom('link_preview_jobs as j')
+      .innerJoin('links as l', 'l.id', 'j.link_id')
+      .select(['j.link_id', 'j.host', 'j.fill_title', 'j.attempts', 'l.url'])
+      .where('j.due_at', '<=', nowIso)
+      .where((eb) => eb.or([eb('j.claimed_until', 'is', null), eb('j.claimed_until', '<=', nowIso)]))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('preview_hosts as h').select('h.host').whereRef('h.host', '=', 'j.host').where('h.next_at', '>', nowIso))),
+      )
+      .orderBy('j.due_at')
+      .orderBy('j.link_id')
+      .limit(room * 8)
+      .execute();
+    const picked: ClaimedPreview[] = [];
+    const hosts = new Set<string>();
+    for (const c of candidates) {
+      if (picked.length === room) break;
+      if (hosts.has(c.host) || !c.url) continue;
+      hosts.add(c.host);
+      picked.push({ ...c, url: c.url, attempts: c.attempts + 1 });
+    }
+    if (picked.length === 0) return [];
+    await trx
+      .updateTable('link_preview_jobs')
+      .set((eb) => ({ claimed_until: new Date(now.getTime() + PREVIEW_LEASE_MS).toISOString(), claim_token: token, attempts: eb('attempts', '+', 1) }))
+      .where('link_id', 'in', picked.map((p) => p.link_id))
+      .execute();
+    const nextAt = new Date(now.getTime() + PREVIEW_HOST_SPACING_MS).toISOString();
+    await trx
+      .insertInto('preview_hosts')
+      .values(picked.map((p) => ({ host: p.host, next_at: nextAt })))
+      .onConflict((oc) => oc.column('host').doUpdateSet({ next_at: nextAt }))
+      .execute();
+    await trx.updateTable('preview_budget').set({ used: used + picked.length }).where('minute', '=', minute).execute();
+    return picked;
+  });
+  return { token, jobs };
+}
+
+/** A preview made of nothing but the URL (the page could not be fetched or read). */
+const isFallback = (p: LinkPreview) => p.description === LINK_MESSAGES.noPreview && p.thumbnailUrl === null;
+
+export interface PreviewWorkerDeps {
+  db: Db;
+  previews: PreviewService;
+  perMinute: number;
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Fetches one claimed job's preview and fills the link in, or retries or drops the job. */
+async function fillIn({ db, previews, log }: PreviewWorkerDeps, token: string, job: ClaimedPreview): Promise<void> {
+  const mine = (k: Q) => k.deleteFrom('link_preview_jobs').where('link_id', '=', job.link_id).where('claim_token', '=', token);
+  let preview: LinkPreview | null = null;
+  let retry = true;
+  try {
+    preview = await previews.get(job.url);
+  } catch (err) {
+    // A refused address stays refused; anything else is worth another try.
+    retry = !(err instanceof PreviewRefusedError);
+    if (retry) log?.warn({ err, url: job.url }, 'imported link preview failed');
+  }
+  if (preview && !isFallback(preview)) {
+    const { title, description, thumbnailUrl } = preview;
+    await db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('links')
+        .set({
+          // Only what the file left empty, and only while it is still as the import wrote it.
+          title: sql<string>`case when ${job.fill_title} = 1 and ${sql.ref('title')} = ${job.host} and ${title} <> '' then ${title} else ${sql.ref('title')} end`,
+          description: sql<string>`case when ${sql.ref('description')} = ${IMPORTED_BOOKMARK_DESCRIPTION} and ${description} <> '' then ${description} else ${sql.ref('description')} end`,
+          thumbnail_url: sql<string | null>`coalesce(${sql.ref('thumbnail_url')}, ${thumbnailUrl})`,
+        })
+        .where('id', '=', job.link_id)
+        .execute();
+      await mine(trx).execute();
+    });
+    return;
+  }
+  if (retry && job.attempts < PREVIEW_MAX_ATTEMPTS) {
+    await db.kysely
+      .updateTable('link_preview_jobs')
+      .set({ due_at: new Date(Date.now() + PREVIEW_RETRY_MS).toISOString(), claimed_until: null, claim_token: null })
+      .where('link_id', '=', job.link_id)
+      .where('claim_token', '=', token)
+      .execute();
+    return;
+  }
+  await mine(db.kysely).execute();
+}
+
+/** One round: claim, then fetch the claimed previews side by side. Answers how many were claimed. */
+export async function runPreviewRound(deps: PreviewWorkerDeps, now = new Date()): Promise<number> {
+  const { token, jobs } = await claimPreviewJobs(deps.db, deps.perMinute, now);
+  await Promise.all(jobs.map((job) => fillIn(deps, token, job)));
+  return jobs.length;
+}
+
+/** Whether any job is due now (a read, so that an idle worker writes nothing). */
+async function anyDue(db: Db, nowIso: string): Promise<boolean> {
+  const row = await db.kysely.selectFrom('link_preview_jobs').select('link_id').where('due_at', '<=', nowIso).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface PreviewWorker {
+  /** Look for due jobs now (after an import). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker of a server process: rounds every PREVIEW_HOST_SPACING_MS while jobs are due, else a
+ * look every PREVIEW_POLL_MS (an unref'd timer). Nothing runs when IMPORT_PREVIEW_PER_MINUTE is 0.
+ */
+export function startPreviewWorker(deps: PreviewWorkerDeps): PreviewWorker {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = deps.perMinute <= 0;
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
+  const tick = () => {
+    timer = null;
+    if (stopped || running) return;
+    running = (async () => {
+      let next = PREVIEW_POLL_MS;
+      try {
+        if (await anyDue(deps.db, new Date().toISOString())) {
+          await runPreviewRound(deps);
+          next = PREVIEW_HOST_SPACING_MS;
+        }
+      } catch (err) {
+        deps.log?.error({ err }, 'imported link previews: round failed');
+      }
+      running = null;
+      schedule(next);
+    })();
+  };
+  schedule(0);
+  return {
+    wake() {
+      if (!running) schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/**
+ * Previews still to fetch for the links of a collection ("Fetching previews: n left"), for its
+ * editors (SPEC §6: 404 'Supercuration not found' to anyone else).
+ */
+export async function previewsLeftIn(db: Q, viewer: Viewer, supercurationId: string): Promise<number> {
+  await requireEditable(db, viewer, supercurationId);
+  const row = await db
+    .selectFrom('supercuration_links as sl')
+    .innerJoin('link_preview_jobs as j', 'j.link_id', 'sl.link_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sl.supercuration_id', '=', supercurationId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
