@@ -26,6 +26,7 @@ import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../s
 import { HttpError, badRequest, fileTooLarge, tooManyRequests } from '../errors';
 import { jsonNestedDeeperThan } from '../services/json-depth';
 import { declared, zodRoutes } from './api-route';
+import { perViewerRateLimit } from './per-viewer-limit';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -164,17 +165,7 @@ export function registerImportRoutes(app: FastifyInstance, { db, session, config
    */
   api.route({
     ...declared(apiRoutes.importFeed, session),
-    config: {
-      rateLimit: {
-        max: FEED_IMPORT_RATE_LIMIT,
-        timeWindow: '1 minute',
-        keyGenerator: async (req: FastifyRequest) => {
-          const viewer = await session.viewerOf(req).catch(() => null);
-          return viewer ? `import-feed:user:${viewer.id}` : `import-feed:ip:${req.ip}`;
-        },
-        errorResponseBuilder: () => tooManyRequests(FEED_IMPORT_MESSAGES.rateLimited),
-      },
-    },
+    config: perViewerRateLimit(session, 'import-feed', FEED_IMPORT_RATE_LIMIT, () => tooManyRequests(FEED_IMPORT_MESSAGES.rateLimited)),
     handler: async (req, reply) => {
       const viewer = await session.requireViewer(req);
       const feed = await fetchFeed(req.body.url, { allowPrivate: config.previewAllowPrivate, publicUrl: config.publicUrl });

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { apiRoutes } from '../../shared/api/routes';
 import { LINK_MESSAGES, URL_MAX_LENGTH, normalizeUrl } from '../../shared/domain';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
 import { badRequest } from '../errors';
 import { declared, zodRoutes } from './api-route';
+import { perViewerRateLimit } from './per-viewer-limit';
 import type { SessionReader } from './session';
 
 interface Deps {
@@ -21,16 +22,7 @@ export const PREVIEW_RATE_LIMIT = 60;
 export function registerPreviewRoutes(app: FastifyInstance, { session, previews }: Deps): void {
   zodRoutes(app).route({
     ...declared(apiRoutes.preview, session),
-    config: {
-      rateLimit: {
-        max: PREVIEW_RATE_LIMIT,
-        timeWindow: '1 minute',
-        keyGenerator: async (req: FastifyRequest) => {
-          const viewer = await session.viewerOf(req).catch(() => null);
-          return viewer ? `preview:user:${viewer.id}` : `preview:ip:${req.ip}`;
-        },
-      },
-    },
+    config: perViewerRateLimit(session, 'preview', PREVIEW_RATE_LIMIT),
     handler: async (req) => {
       const raw = req.query.url;
       const url = typeof raw === 'string' && raw.length <= URL_MAX_LENGTH ? normalizeUrl(raw) : null;

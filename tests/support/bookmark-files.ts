@@ -1,4 +1,4 @@
-import { BOOKMARKS_FOOTER, BOOKMARKS_HEADER } from '../../server/services/bookmark-file';
+import { BOOKMARKS_FOOTER, BOOKMARKS_HEADER, type ParsedBookmark } from '../../server/services/bookmark-file';
 
 /**
  * A bookmarks file of `depth` folders (f0, f1, ...), each inside the previous one, with `count`
@@ -13,3 +13,16 @@ export function nestedBookmarkFile(depth: number, count: number, host = 'deep.ex
   parts.push(BOOKMARKS_FOOTER);
   return parts.join('');
 }
+
+/** A bookmark as an import reader gave it, in a shape easy to compare (dates as ISO text). */
+export const comparableBookmark = (b: ParsedBookmark) => ({
+  row: b.row,
+  href: b.href,
+  title: b.title,
+  description: b.description,
+  tags: b.tags,
+  saved: b.addDate === null ? null : new Date(b.addDate * 1000).toISOString(),
+  folder: b.folder?.title ?? null,
+  ...(b.folder?.description ? { folderDescription: b.folder.description } : {}),
+  ...(b.liked ? { liked: true } : {}),
+});

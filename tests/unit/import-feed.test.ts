@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FEED_IMPORT_MESSAGES } from '../../shared/domain';
 import type { ParsedBookmark } from '../../server/services/bookmark-file';
 import { readFeed } from '../../server/services/import-feed';
+import { comparableBookmark } from '../support/bookmark-files';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/imports', name));
 
@@ -11,14 +12,11 @@ const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fix
 async function read(body: Buffer, { at = 'https://feeds.example/feed.xml', contentType = 'application/rss+xml', max }: { at?: string; contentType?: string; max?: number } = {}) {
   const found: ParsedBookmark[] = [];
   const result = await readFeed({ url: new URL(at), body, contentType }, (b) => found.push(b), max);
-  const bookmarks = found.map((b) => ({
-    row: b.row,
-    href: b.href,
-    title: b.title,
-    description: b.description,
-    tags: b.tags,
-    saved: b.addDate === null ? null : new Date(b.addDate * 1000).toISOString(),
-  }));
+  // Every item is in the feed's folder, compared once below.
+  const bookmarks = found.map((b) => {
+    const { folder: _folder, folderDescription: _about, ...rest } = comparableBookmark(b) as ReturnType<typeof comparableBookmark> & { folderDescription?: string };
+    return rest;
+  });
   return { ...result, bookmarks, folder: found[0]?.folder ?? null };
 }
 

@@ -6,6 +6,7 @@ import type { ParsedBookmark } from '../../server/services/bookmark-file';
 import { splitTags } from '../../server/services/import-csv';
 import { readImportFile, sniffImport } from '../../server/services/import-file';
 import { readZipEntries } from '../../server/services/import-zip';
+import { comparableBookmark } from '../support/bookmark-files';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/imports', name));
 
@@ -13,17 +14,7 @@ const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fix
 async function read(bytes: Buffer, max?: number) {
   const found: ParsedBookmark[] = [];
   const result = await readImportFile(bytes, (b) => found.push(b), max);
-  const bookmarks = found.map((b) => ({
-    row: b.row,
-    href: b.href,
-    title: b.title,
-    description: b.description,
-    tags: b.tags,
-    saved: b.addDate === null ? null : new Date(b.addDate * 1000).toISOString(),
-    folder: b.folder?.title ?? null,
-    ...(b.folder?.description ? { folderDescription: b.folder.description } : {}),
-    ...(b.liked ? { liked: true } : {}),
-  }));
+  const bookmarks = found.map(comparableBookmark);
   return { ...result, bookmarks };
 }
 
