@@ -23,3 +23,5 @@ const app = (
 // Hydrating as a transition lets React yield to the browser between pieces of the page.
 if (fromServer) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
+// The service worker (installable app, offline shell) after the page, in a chunk of its own.
+void import('./lib/pwa').then((m) => m.registerServiceWorker());

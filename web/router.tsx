@@ -61,6 +61,7 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/SupercurationDetailPage').then((m) => ({ Component: m.SupercurationDetailPage })),
           },
           { path: '/settings', lazy: () => import('./routes/SettingsPage').then((m) => ({ Component: m.SettingsPage })) },
+          { path: '/share-target', lazy: () => import('./routes/ShareTargetPage').then((m) => ({ Component: m.ShareTargetPage })) },
         ],
       },
     ],

@@ -235,3 +235,12 @@ export const sharingLinks = (n: number) => `Sharing ${n} ${n === 1 ? 'link' : 'l
 
 /** The success toast. */
 export const sharedLinks = (n: number) => `${n} ${n === 1 ? 'link' : 'links'} shared`;
+
+/** The installable web app: its update prompt, and the page a phone's share sheet opens. */
+export const PWA_MESSAGES = {
+  updateReady: 'A new version of Supercurate is ready.',
+  reload: 'Reload',
+  shareTitle: 'Share to Supercurate',
+  noLink: 'No link in what was shared',
+  noLinkHint: 'Share a web page, or a text with its address in it.',
+} as const;

@@ -8,6 +8,8 @@ export const paths = {
   home: '/home',
   directory: '/directory',
   settings: '/settings',
+  /** Where a phone's share sheet sends a shared page (the web app manifest's share_target). */
+  shareTarget: '/share-target',
   /** Where the e-mail verification link ends (Better Auth appends ?error=CODE on failure). */
   emailVerified: '/email-verified',
   /** The page the reset e-mail links to, with ?token=. */

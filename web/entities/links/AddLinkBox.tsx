@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Send } from 'lucide-react';
 import { Suspense, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
@@ -19,10 +18,9 @@ import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
 import type { SupercurationOption } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
-import { api } from '../../lib/api';
-import { queryKeys } from '../../../shared/queries/keys';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { ShareNewLinkDialog } from './lazyDialogs';
+import { useLinkPreview } from './useLinkQueries';
 
 interface AddLinkBoxProps {
   /** Saves the link elsewhere than the feed (a collection's 'Add New Resource'); the feed by default. */
@@ -45,13 +43,7 @@ export function AddLinkBox({ share, into, onShared, className }: AddLinkBoxProps
   const typed = input.trim();
   const settled = useDebouncedValue(typed, PREVIEW_DEBOUNCE_MS);
   const url = settled ? normalizeUrl(settled) : null;
-  const preview = useQuery({
-    queryKey: queryKeys.preview(url ?? ''),
-    queryFn: ({ signal }) => api.preview(url ?? '', signal),
-    enabled: url !== null,
-    staleTime: 60 * 60_000,
-    retry: false,
-  });
+  const preview = useLinkPreview(url);
   const waiting = typed !== settled;
   const loading = typed !== '' && (waiting || (url !== null && preview.isPending));
   const ready = typed !== '' && !loading && url !== null && preview.data !== undefined;

@@ -23,3 +23,14 @@ export const linkQuery = (id: string) => queryOptions({ queryKey: queryKeys.link
 export function useLink(id: string) {
   return useQuery(linkQuery(id));
 }
+
+/** A URL's link preview (none asked while `url` is null), kept an hour; a failure is not retried. */
+export function useLinkPreview(url: string | null) {
+  return useQuery({
+    queryKey: queryKeys.preview(url ?? ''),
+    queryFn: ({ signal }) => api.preview(url ?? '', signal),
+    enabled: url !== null,
+    staleTime: 60 * 60_000,
+    retry: false,
+  });
+}
