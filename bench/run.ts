@@ -303,8 +303,9 @@ async function main() {
       PUBLIC_URL: undefined,
       DATABASE_URL: pgDb?.url,
       AUTH_RATE_LIMIT: '1000000',
-      // The imports' links are on made-up hosts: nothing is fetched in the background (no traffic off loopback).
+      // The links are on made-up hosts: nothing is fetched in the background (no traffic off loopback).
       IMPORT_PREVIEW_PER_MINUTE: '0',
+      LINK_CHECK_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
       WORKERS: String(WORKERS),
       SMTP_URL: mailSink?.url,

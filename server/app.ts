@@ -24,6 +24,7 @@ import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerPreviewRoutes } from './http/preview-routes';
 import { createPreviewService } from './preview/service';
 import { startPreviewWorker } from './services/import-previews';
+import { createLinkFetcher, startLinkChecker } from './services/link-checks';
 import { sharedLimits } from './http/rate-limit-stores';
 import { registerSecurityHeaders } from './http/security-headers';
 import { sessionReader } from './http/session';
@@ -97,11 +98,18 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     log: server.log,
   });
   const importPreviews = startPreviewWorker({ db, previews, perMinute: config.importPreviewPerMinute, log: server.log });
+  const linkChecks = startLinkChecker({
+    db,
+    fetcher: createLinkFetcher({ allowPrivate: config.previewAllowPrivate, timeoutMs: config.previewTimeoutMs, publicUrl: config.publicUrl }),
+    perMinute: config.linkCheckPerMinute,
+    log: server.log,
+  });
   // Digests of new resources: a DB-claimed job, safe with several server processes (server/mail/digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
   server.addHook('onClose', async () => {
     await stopDigests();
     await importPreviews.stop();
+    await linkChecks.stop();
     await outbox.stop();
     await mailer.close();
     await limits.close();

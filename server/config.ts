@@ -86,6 +86,12 @@ const envSchema = z.object({
     .min(0, 'IMPORT_PREVIEW_PER_MINUTE must be at least 0')
     .max(6000, 'IMPORT_PREVIEW_PER_MINUTE must be at most 6000')
     .default(120),
+  LINK_CHECK_PER_MINUTE: z.coerce
+    .number({ error: 'LINK_CHECK_PER_MINUTE must be a number' })
+    .int()
+    .min(0, 'LINK_CHECK_PER_MINUTE must be at least 0')
+    .max(6000, 'LINK_CHECK_PER_MINUTE must be at most 6000')
+    .default(60),
   DIGEST_INTERVAL_SECONDS: z.coerce
     .number({ error: 'DIGEST_INTERVAL_SECONDS must be a number' })
     .int()
@@ -155,6 +161,8 @@ export interface Config {
   /** At most one digest e-mail per collection per this many seconds (DIGEST_INTERVAL_SECONDS). */
   /** Previews of imported links fetched per minute, all server processes together (0: none). */
   importPreviewPerMinute: number;
+  /** Link-health checks per minute, all server processes together (0: none). */
+  linkCheckPerMinute: number;
   digestIntervalSeconds: number;
   /** The mail outbox worker looks for due mail this often, besides being woken on queueing (MAIL_POLL_SECONDS). */
   mailPollSeconds: number;
@@ -216,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     imageCacheMb: e.IMAGE_CACHE_MB,
     importPreviewPerMinute: e.IMPORT_PREVIEW_PER_MINUTE,
+    linkCheckPerMinute: e.LINK_CHECK_PER_MINUTE,
     digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
     mailPollSeconds: e.MAIL_POLL_SECONDS,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,

@@ -66,6 +66,8 @@ export interface Database {
     reposts_count: Generated<number>;
     created_at: string;
     updated_at: string;
+    /** When the link checker found it broken; null while it works (server/services/link-checks.ts). */
+    broken_at: string | null;
   };
   link_topics: {
     link_id: string;
@@ -159,15 +161,34 @@ export interface Database {
     claimed_until: string | null;
     claim_token: string | null;
   };
-  /** When each host may next be asked for an imported link's preview. */
-  preview_hosts: {
+  /** When each host may next be asked by a background fetcher (server/services/fetch-politeness.ts). */
+  fetch_hosts: {
     host: string;
     next_at: string;
   };
-  /** Imported links' previews fetched in each minute ('2026-11-28T10:15'), all processes together. */
-  preview_budget: {
+  /** Requests of a background fetcher ('previews', 'checks') in each minute ('2026-11-28T10:15'), all processes together. */
+  fetch_budget: {
+    kind: string;
     minute: string;
     used: number;
+  };
+  /** The health check of a link with a URL (server/services/link-checks.ts). */
+  link_checks: {
+    link_id: string;
+    host: string;
+    due_at: string;
+    /** HEAD, or GET for a site that answers HEAD with anything but success. */
+    method: Generated<string>;
+    /** Consecutive failed checks counted so far (each at least a day after the one before). */
+    failures: Generated<number>;
+    last_failure_at: string | null;
+    /** What the last check found: 'ok', an HTTP status, or a failure kind ('dns', 'tls', 'timeout'...). */
+    last_result: string | null;
+    checked_at: string | null;
+    /** 1: the curator marked it fine; failures are not counted until it works again. */
+    marked_fine: Generated<number>;
+    claimed_until: string | null;
+    claim_token: string | null;
   };
   mail_outbox: {
     id: string;

@@ -43,8 +43,9 @@ export async function userFeed(db: Db, publicUrl: string, userId: string): Promi
     .select(['id', 'url', 'title', 'description', 'format', 'created_at'])
     .where('user_id', '=', userId)
     .where('in_main_feed', '=', 1)
-    // A repost of a link hidden from visitors stays out (canSeeLink).
+    // A repost of a link hidden from visitors stays out (canSeeLink), and so does a broken link.
     .where(linkVisibleTo(null))
+    .where('broken_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(USER_FEED_SIZE)
@@ -79,6 +80,7 @@ export async function collectionFeed(db: Db, publicUrl: string, slug: string): P
     .select(['links.id', 'links.url', 'links.title', 'links.description', 'links.format', 'sl.created_at'])
     .where('sl.supercuration_id', '=', collection.id)
     .where(linkVisibleTo(null))
+    .where('links.broken_at', 'is', null)
     .orderBy('sl.created_at', 'desc')
     .orderBy('sl.link_id', 'desc')
     .limit(USER_FEED_SIZE)

@@ -4,6 +4,7 @@ import { LINK_MESSAGES, URL_MAX_LENGTH, normalizeUrl, paths } from '../../shared
 import type { Db } from '../db';
 import { listLinks } from '../services/feed';
 import { toggleLike } from '../services/likes';
+import { countBrokenLinks, markLinkFine } from '../services/link-checks';
 import { repostLink } from '../services/reposts';
 import {
   createLink,
@@ -79,6 +80,20 @@ export function registerLinkRoutes(app: FastifyInstance, { db, session, reads }:
   api.route({
     ...declared(repost, session),
     handler: async (req, reply) => reply.status(201).send(await repostLink(db, await session.requireViewer(req), req.params.id)),
+  });
+
+  /** "Mark as fine" on a broken link; "Broken links (n)" of My Feed. */
+  api.route({
+    ...declared(apiRoutes.markLinkFine, session),
+    handler: async (req, reply) => {
+      await markLinkFine(db, await session.requireViewer(req), req.params.id);
+      return reply.status(204).send();
+    },
+  });
+
+  api.route({
+    ...declared(apiRoutes.brokenLinkCount, session),
+    handler: async (req) => ({ count: await countBrokenLinks(db.kysely, await session.requireViewer(req)) }),
   });
 }
 

@@ -9,6 +9,7 @@ import { declared, zodRoutes } from './api-route';
 import { addCollaborator, removeCollaborator, searchCollaborators } from '../services/collaborators';
 import { followSupercuration, unfollowSupercuration } from '../services/supercuration-follows';
 import { previewsLeftIn } from '../services/import-previews';
+import { countBrokenInCollection } from '../services/link-checks';
 import { addResource, removeResource, setResourceTags } from '../services/resources';
 import {
   createSupercuration,
@@ -77,6 +78,12 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
   api.route({
     ...declared(r.supercurationPreviewsLeft, session),
     handler: async (req) => ({ left: await previewsLeftIn(db.kysely, await viewer(req), req.params.id) }),
+  });
+
+  /** "Broken links (n)" on a collection, for its editors. */
+  api.route({
+    ...declared(r.supercurationBrokenCount, session),
+    handler: async (req) => ({ count: await countBrokenInCollection(db.kysely, await viewer(req), req.params.id) }),
   });
 
   api.route({

@@ -139,6 +139,8 @@ function newResources(db: Kysely<Database>, id: string, since: string, upTo: str
     .where('sl.imported', '=', 0)
     // Subscribers are visitors: a repost of a link hidden from them stays out (canSeeLink).
     .where(linkVisibleTo(null))
+    // Nor is a link found broken by the time of sending.
+    .where('links.broken_at', 'is', null)
     .where('sl.created_at', '>', since)
     .where('sl.created_at', '<=', upTo)
     .orderBy('sl.created_at', 'desc')

@@ -29,6 +29,7 @@ export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: V
     user: userCard(r.user_id, r.author_name, r.author_avatar_key),
     supercurationIds: visible.map((c) => c.supercurationId),
     supercurationTags: Object.fromEntries(visible.map((c) => [c.supercurationId, c.tags])),
+    broken: r.broken_at !== null,
     canEdit: canEditLink(viewer, { userId: r.user_id }, [...collections]),
     canDelete: canDeleteLink(viewer, { userId: r.user_id }),
   };

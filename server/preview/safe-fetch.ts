@@ -22,8 +22,37 @@ export class FetchRefusedError extends Error {
   }
 }
 
+/** Why a fetch failed: the link checker counts a DNS or TLS failure at once, the others later. */
+export type FetchFailure = 'dns' | 'tls' | 'timeout' | 'network' | 'redirects';
+
 /** The page could not be fetched: DNS, network, TLS, timeout or too many redirects. */
-export class FetchFailedError extends Error {}
+export class FetchFailedError extends Error {
+  constructor(
+    message: string,
+    readonly kind: FetchFailure = 'network',
+  ) {
+    super(message);
+  }
+}
+
+/** Node's codes for a certificate or handshake that failed (tls.connect's errors). */
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+]);
+
+function failureKind(err: NodeJS.ErrnoException): FetchFailure {
+  const code = err.code ?? '';
+  if (TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS')) return 'tls';
+  return 'network';
+}
 
 export interface ResolvedAddress {
   address: string;
@@ -40,6 +69,8 @@ export interface SafeFetchOptions {
   maxBytes: number;
   maxRedirects: number;
   headers: Record<string, string>;
+  /** GET (default) or HEAD, on every hop. */
+  method?: 'GET' | 'HEAD';
   /** Whether to read the body of a final response (e.g. only 2xx HTML). Default: 2xx. */
   wantBody?: (status: number, contentType: string) => boolean;
   resolve?: Resolver;
@@ -53,6 +84,10 @@ export interface FetchedPage {
   mediaType: string;
   /** The raw Content-Type header. */
   contentType: string;
+  /** The final response's headers. */
+  headers: http.IncomingHttpHeaders;
+  /** Redirects followed. */
+  redirects: number;
   /** Decompressed body, at most maxBytes; empty when not wanted. */
   body: Buffer;
   /** The body was cut at maxBytes or ended early (timeout, connection lost). */
@@ -68,23 +103,24 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
   let url = new URL(input);
   for (let redirects = 0; ; redirects++) {
     const addresses = await vetHop(url, options.policy, resolve, signal);
-    const res = await request(url, addresses, options.headers, signal);
+    const res = await request(url, addresses, options.method ?? 'GET', options.headers, signal);
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode ?? 0) && location) {
       res.destroy();
-      if (redirects >= options.maxRedirects) throw new FetchFailedError(`More than ${options.maxRedirects} redirects`);
+      if (redirects >= options.maxRedirects) throw new FetchFailedError(`More than ${options.maxRedirects} redirects`, 'redirects');
       url = nextUrl(url, location);
       continue;
     }
     const status = res.statusCode ?? 0;
     const contentType = res.headers['content-type'] ?? '';
     const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-    if (!wantBody(status, mediaType)) {
+    const head = { url, status, mediaType, contentType, headers: res.headers, redirects };
+    if (options.method === 'HEAD' || !wantBody(status, mediaType)) {
       res.destroy();
-      return { url, status, mediaType, contentType, body: Buffer.alloc(0), truncated: false };
+      return { ...head, body: Buffer.alloc(0), truncated: false };
     }
     const { body, truncated } = await readLimited(res, options.maxBytes, signal);
-    return { url, status, mediaType, contentType, body, truncated };
+    return { ...head, body, truncated };
   }
 }
 
@@ -112,11 +148,11 @@ async function vetHop(url: URL, policy: HopPolicy, resolve: Resolver, signal: Ab
     try {
       addresses = await abortable(resolve(host), signal);
     } catch (err) {
-      if (signal.aborted) throw new FetchFailedError('Timed out');
-      throw new FetchFailedError(`Cannot resolve ${host}: ${(err as Error).message}`);
+      if (signal.aborted) throw new FetchFailedError('Timed out', 'timeout');
+      throw new FetchFailedError(`Cannot resolve ${host}: ${(err as Error).message}`, 'dns');
     }
   }
-  if (addresses.length === 0) throw new FetchFailedError(`No address for ${host}`);
+  if (addresses.length === 0) throw new FetchFailedError(`No address for ${host}`, 'dns');
   if (!policy.allowsAddresses(addresses.map((a) => a.address), url)) throw new FetchRefusedError(url.href);
   return addresses;
 }
@@ -130,10 +166,11 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** One GET to the vetted addresses only; resolves with the response head. */
+/** One request to the vetted addresses only; resolves with the response head. */
 function request(
   url: URL,
   addresses: ResolvedAddress[],
+  method: 'GET' | 'HEAD',
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<http.IncomingMessage> {
@@ -150,7 +187,7 @@ function request(
       hostname: bareHostname(url.hostname),
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
+      method,
       headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' },
       lookup,
       // A fresh connection per request: a pooled socket would skip our lookup.
@@ -158,7 +195,9 @@ function request(
       signal,
     });
     req.once('response', resolve);
-    req.once('error', (err) => reject(signal.aborted ? new FetchFailedError('Timed out') : new FetchFailedError(err.message)));
+    req.once('error', (err) =>
+      reject(signal.aborted ? new FetchFailedError('Timed out', 'timeout') : new FetchFailedError(err.message, failureKind(err))),
+    );
     req.end();
   });
 }
@@ -183,7 +222,7 @@ function decoded(res: http.IncomingMessage): Readable {
  */
 async function readLimited(res: http.IncomingMessage, maxBytes: number, signal: AbortSignal) {
   const stream = decoded(res);
-  const onAbort = () => stream.destroy(new FetchFailedError('Timed out'));
+  const onAbort = () => stream.destroy(new FetchFailedError('Timed out', 'timeout'));
   signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Buffer[] = [];
   let size = 0;

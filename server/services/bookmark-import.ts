@@ -23,6 +23,7 @@ import { newId, now } from '../db/ids';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
+import { scheduleLinkChecks } from './link-checks';
 import { enqueueLinkPreviews } from './import-previews';
 import { lockCollections } from './memberships';
 import { topicIdFor } from './topics';
@@ -396,6 +397,7 @@ export async function importBookmarks(
         if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();
         liked = likes.length;
         await enqueueLinkPreviews(trx, newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url, fillTitle: p.titleFromUrl })), nowIso);
+        await scheduleLinkChecks(trx, newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url })), new Date(nowIso));
       }
       if (members.length > 0) {
         const inserted = await trx

@@ -58,6 +58,7 @@ interface FeedShape {
   format: boolean;
   topic: boolean;
   words: number;
+  broken: boolean;
   cursor: boolean;
 }
 
@@ -73,6 +74,7 @@ function feedInput(viewerId: string, q: LinkListParams, at: number) {
     format: Boolean(q.format),
     topic: Boolean(q.topic),
     words: patterns.length,
+    broken: q.broken === true,
     cursor: cursor.length > 0,
   };
   const values: Record<string, unknown> = { viewer: viewerId, since, format: q.format, topic: q.topic };
@@ -86,10 +88,9 @@ function buildFeedQuery(db: Q, shape: FeedShape, v: Record<string, unknown>) {
   const { keys, direction } = SORTS[shape.sort];
   const viewerId = v.viewer as string;
   let query = linkCards(db, viewerId).where('links.user_id', '=', viewerId);
-  query =
-    shape.scope === 'mine'
-      ? query.where('links.in_main_feed', '=', 1)
-      : query.where('links.original_post_id', 'is not', null);
+  if (shape.broken) query = query.where('links.broken_at', 'is not', null);
+  else if (shape.scope === 'mine') query = query.where('links.in_main_feed', '=', 1);
+  else query = query.where('links.original_post_id', 'is not', null);
   if (shape.since) query = query.where('links.created_at', '>=', v.since as string);
   if (shape.format) query = query.where('links.format', '=', v.format as FormatId);
   if (shape.topic) {

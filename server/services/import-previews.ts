@@ -6,14 +6,14 @@ import type { Db } from '../db';
 import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
+import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
+import { budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 
 /**
  * Previews of imported links, fetched afterwards in the background: a job per new link (written
  * in the import's own chunk), claimed under a lease by the worker of any server process, like the
- * mail outbox. Politeness, for all processes together: one request per host per
- * PREVIEW_HOST_SPACING_MS (2 a second), and IMPORT_PREVIEW_PER_MINUTE in all. The claims of all
- * processes take turns on the minute's budget row (locked on PostgreSQL; SQLite has one writer),
- * so both limits are exact. A page's title, description and thumbnail fill in only what the file
+ * mail outbox. Politeness, for all processes together (server/services/fetch-politeness.ts): one
+ * request per host per PREVIEW_HOST_SPACING_MS (2 a second), and IMPORT_PREVIEW_PER_MINUTE in all. A page's title, description and thumbnail fill in only what the file
  * left empty (and the user has not changed since); a host that fails leaves the file's title.
  */
 
@@ -73,21 +73,8 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
   const token = randomBytes(12).toString('hex');
   if (perMinute <= 0) return { token, jobs: [] };
   const nowIso = now.toISOString();
-  const minute = nowIso.slice(0, 16);
   const jobs = await db.kysely.transaction().execute(async (trx) => {
-    const opened = await trx
-      .insertInto('preview_budget')
-      .values({ minute, used: 0 })
-      .onConflict((oc) => oc.column('minute').doNothing())
-      .executeTakeFirst();
-    if (Number(opened.numInsertedOrUpdatedRows ?? 0) > 0) {
-      // Once a minute: the bookkeeping of earlier minutes and of hosts long free goes.
-      await trx.deleteFrom('preview_budget').where('minute', '<', minute).execute();
-      await trx.deleteFrom('preview_hosts').where('next_at', '<', nowIso).execute();
-    }
-    const budgetRow = trx.selectFrom('preview_budget').select('used').where('minute', '=', minute);
-    const { used } = await (db.dialect === 'postgres' ? budgetRow.forUpdate() : budgetRow).executeTakeFirstOrThrow();
-    const room = Math.min(PREVIEW_ROUND_MAX, perMinute - used);
+    const room = await budgetLeft(trx, db, 'previews', perMinute, PREVIEW_ROUND_MAX, now);
     if (room <= 0) return [];
     const candidates = await trx
       .selectFrom('link_preview_jobs as j')
@@ -95,34 +82,21 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
       .select(['j.link_id', 'j.host', 'j.fill_title', 'j.attempts', 'l.url'])
       .where('j.due_at', '<=', nowIso)
       .where((eb) => eb.or([eb('j.claimed_until', 'is', null), eb('j.claimed_until', '<=', nowIso)]))
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('preview_hosts as h').select('h.host').whereRef('h.host', '=', 'j.host').where('h.next_at', '>', nowIso))),
-      )
+      .where('l.url', 'is not', null)
+      .where(hostIsFree('j.host', nowIso))
       .orderBy('j.due_at')
       .orderBy('j.link_id')
       .limit(room * 8)
       .execute();
-    const picked: ClaimedPreview[] = [];
-    const hosts = new Set<string>();
-    for (const c of candidates) {
-      if (picked.length === room) break;
-      if (hosts.has(c.host) || !c.url) continue;
-      hosts.add(c.host);
-      picked.push({ ...c, url: c.url, attempts: c.attempts + 1 });
-    }
+    const picked = onePerHost(candidates, room).map((c) => ({ ...c, url: c.url as string, attempts: c.attempts + 1 }));
     if (picked.length === 0) return [];
     await trx
       .updateTable('link_preview_jobs')
       .set((eb) => ({ claimed_until: new Date(now.getTime() + PREVIEW_LEASE_MS).toISOString(), claim_token: token, attempts: eb('attempts', '+', 1) }))
       .where('link_id', 'in', picked.map((p) => p.link_id))
       .execute();
-    const nextAt = new Date(now.getTime() + PREVIEW_HOST_SPACING_MS).toISOString();
-    await trx
-      .insertInto('preview_hosts')
-      .values(picked.map((p) => ({ host: p.host, next_at: nextAt })))
-      .onConflict((oc) => oc.column('host').doUpdateSet({ next_at: nextAt }))
-      .execute();
-    await trx.updateTable('preview_budget').set({ used: used + picked.length }).where('minute', '=', minute).execute();
+    await holdHosts(trx, picked.map((p) => p.host), new Date(now.getTime() + PREVIEW_HOST_SPACING_MS));
+    await spendBudget(trx, 'previews', picked.length, now);
     return picked;
   });
   return { token, jobs };
@@ -187,59 +161,25 @@ export async function runPreviewRound(deps: PreviewWorkerDeps, now = new Date())
 }
 
 /** Whether any job is due now (a read, so that an idle worker writes nothing). */
-async function anyDue(db: Db, nowIso: string): Promise<boolean> {
-  const row = await db.kysely.selectFrom('link_preview_jobs').select('link_id').where('due_at', '<=', nowIso).limit(1).executeTakeFirst();
+async function anyDue(db: Db, now: Date): Promise<boolean> {
+  const row = await db.kysely.selectFrom('link_preview_jobs').select('link_id').where('due_at', '<=', now.toISOString()).limit(1).executeTakeFirst();
   return row !== undefined;
-}
-
-export interface PreviewWorker {
-  /** Look for due jobs now (after an import). */
-  wake(): void;
-  stop(): Promise<void>;
 }
 
 /**
  * The worker of a server process: rounds every PREVIEW_HOST_SPACING_MS while jobs are due, else a
- * look every PREVIEW_POLL_MS (an unref'd timer). Nothing runs when IMPORT_PREVIEW_PER_MINUTE is 0.
+ * look every PREVIEW_POLL_MS. Nothing runs when IMPORT_PREVIEW_PER_MINUTE is 0.
  */
-export function startPreviewWorker(deps: PreviewWorkerDeps): PreviewWorker {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = deps.perMinute <= 0;
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-    timer.unref();
-  };
-  const tick = () => {
-    timer = null;
-    if (stopped || running) return;
-    running = (async () => {
-      let next = PREVIEW_POLL_MS;
-      try {
-        if (await anyDue(deps.db, new Date().toISOString())) {
-          await runPreviewRound(deps);
-          next = PREVIEW_HOST_SPACING_MS;
-        }
-      } catch (err) {
-        deps.log?.error({ err }, 'imported link previews: round failed');
-      }
-      running = null;
-      schedule(next);
-    })();
-  };
-  schedule(0);
-  return {
-    wake() {
-      if (!running) schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+export function startPreviewWorker(deps: PreviewWorkerDeps): BackgroundWorker {
+  return startBackgroundWorker({
+    name: 'imported link previews',
+    enabled: deps.perMinute > 0,
+    busyMs: PREVIEW_HOST_SPACING_MS,
+    idleMs: PREVIEW_POLL_MS,
+    anyDue: (now) => anyDue(deps.db, now),
+    round: (now) => runPreviewRound(deps, now),
+    log: deps.log,
+  });
 }
 
 /**

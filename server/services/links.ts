@@ -21,6 +21,7 @@ import {
   membershipsOf,
   removeFromCollections,
 } from './memberships';
+import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -167,6 +168,7 @@ export const LINK_COLUMNS = [
   'reposts_count',
   'created_at',
   'updated_at',
+  'broken_at',
 ] as const satisfies readonly (keyof LinkColumns)[];
 
 /**
@@ -211,8 +213,10 @@ export async function insertLink(
     reposts_count: 0,
     created_at: at,
     updated_at: at,
+    broken_at: null,
   };
   await insertLinkRow(trx, row);
+  await scheduleLinkChecks(trx, [row], new Date(at));
   // A new id has no topics yet: nothing to delete first.
   await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
@@ -251,12 +255,13 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
   await db.kysely.transaction().execute(async (trx) => {
     const link = await trx
       .selectFrom('links')
-      .select(['id', 'user_id', 'in_main_feed'])
+      .select(['id', 'user_id', 'in_main_feed', 'url'])
       .where('id', '=', id)
       .where(linkVisibleTo(viewer.id))
       .executeTakeFirst();
     if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
     const memberships = await membershipsOf(trx, viewer.id, [id]);
+    const newUrl = changes.url !== undefined && changes.url !== link.url;
     if (!canEditLink(viewer, { userId: link.user_id }, memberships)) throw forbidden(LINK_MESSAGES.cannotEditLink);
     const current = new Set(memberships.map((m) => m.supercurationId));
     const added = [...new Set(changes.supercurationIds ?? [])].filter((c) => !current.has(c));
@@ -277,10 +282,13 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
         format: changes.format,
         is_original_content: changes.isOriginalContent === undefined ? undefined : changes.isOriginalContent ? 1 : 0,
         in_main_feed: changes.inMainFeed === undefined ? undefined : changes.inMainFeed ? 1 : 0,
+        // A new URL is a new page: what the checker found of the old one goes.
+        broken_at: newUrl ? null : undefined,
         updated_at: now(),
       })
       .where('id', '=', id)
       .execute();
+    if (newUrl) await restartLinkCheck(trx, id, changes.url ?? null, new Date());
     if (changes.url !== undefined && changes.url !== null) {
       // The new URL must not duplicate another link's in one of the link's collections (SPEC §5).
       const clash = await trx

@@ -6,6 +6,7 @@ import { newId, now } from '../db/ids';
 import { conflict, forbidden, notFound } from '../errors';
 import { canRepostLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
+import { scheduleLinkChecks } from './link-checks';
 import { getLink, insertLinkRow } from './links';
 
 /**
@@ -44,6 +45,7 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
       updated_at: at,
     });
     if (!inserted) throw conflict(LINK_MESSAGES.alreadyReposted);
+    await scheduleLinkChecks(trx, [{ id: copyId, url: original.url }], new Date(at));
     // The copy keeps the original's topics that the reposter has too (topics are per user).
     await trx
       .insertInto('link_topics')

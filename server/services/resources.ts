@@ -4,6 +4,7 @@ import {
   type AddResource,
   FEED_PAGE_SIZE,
   type Link,
+  MSG,
   type Page,
   SUPERCURATION_MESSAGES,
   type resourceListQuerySchema,
@@ -23,7 +24,7 @@ import { newId } from '../db/ids';
 import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { badRequest, notFound } from '../errors';
+import { badRequest, notFound, unauthorized } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
@@ -69,6 +70,7 @@ interface ResourceFilter {
   since: string | null;
   format?: string;
   tag?: string;
+  broken: boolean;
   after: CursorValue[] | null;
 }
 
@@ -80,6 +82,7 @@ function resourceFilter(q: ResourceListParams, at: number): ResourceFilter {
     since: windowStart(q.window, at),
     format: q.format || undefined,
     tag: q.tag || undefined,
+    broken: q.broken === true,
     after: q.cursor ? decodeKeyset(`r-${q.sort}`, types, q.cursor) : null,
   };
 }
@@ -89,6 +92,7 @@ function resourcePage(db: Q, viewerId: string | null, id: string, f: ResourceFil
   let query = resourceRows(db, viewerId, id);
   if (f.since) query = query.where('sl.created_at', '>=', f.since);
   if (f.format) query = query.where('links.format', '=', f.format);
+  if (f.broken) query = query.where('links.broken_at', 'is not', null);
   const tag = f.tag;
   if (tag) {
     query = query.where((eb) =>
@@ -120,20 +124,21 @@ export function resourceQuery(db: Q, viewerId: string | null, id: string, q: Res
  * are set; their values are the arguments.
  */
 const resourcePageTemplate = queryTemplate<string, ResourceRow>((db, a, shape) => {
-  const [sort = 'newest', viewer, since, format, tag, after] = shape.split(' ');
+  const [sort = 'newest', viewer, since, format, tag, broken, after] = shape.split(' ');
   const s = sort as ResourceSort;
   return resourcePage(db, viewer === '1' ? (a.viewer ?? '') : null, a.id ?? '', {
     sort: s,
     since: since === '1' ? (a.since ?? '') : null,
     format: format === '1' ? a.format : undefined,
     tag: tag === '1' ? a.tag : undefined,
+    broken: broken === '1',
     after: after === '1' ? RESOURCE_SORTS[s].keys.map((_, i) => a[`after${i}`] ?? '') : null,
   });
 });
 
 function pageOfResources(db: Q, viewerId: string | null, id: string, f: ResourceFilter): Promise<ResourceRow[]> {
   const flag = (v: unknown) => (v ? '1' : '0');
-  const shape = [f.sort, flag(viewerId), flag(f.since), flag(f.format), flag(f.tag), flag(f.after)].join(' ');
+  const shape = [f.sort, flag(viewerId), flag(f.since), flag(f.format), flag(f.tag), flag(f.broken), flag(f.after)].join(' ');
   const args: Record<string, unknown> = { viewer: viewerId, id, since: f.since, format: f.format, tag: f.tag };
   f.after?.forEach((v, i) => {
     args[`after${i}`] = v;
@@ -141,14 +146,19 @@ function pageOfResources(db: Q, viewerId: string | null, id: string, f: Resource
   return resourcePageTemplate(db, args, shape);
 }
 
-/** Resources of a collection the viewer may see (links hidden from the main feed included), 10 a page. */
+/**
+ * Resources of a collection the viewer may see (links hidden from the main feed included), 10 a
+ * page; its broken links only (?broken=1) for its editors, like their count (link-checks.ts).
+ */
 export async function listResources(
   db: Db,
   viewer: Viewer | null,
   id: string,
   q: ResourceListParams,
 ): Promise<Page<Link>> {
-  await requireVisible(db.kysely, viewer, id);
+  if (!q.broken) await requireVisible(db.kysely, viewer, id);
+  else if (viewer) await requireEditable(db.kysely, viewer, id);
+  else throw unauthorized(MSG.notAuthenticated);
   const rows = await pageOfResources(db.kysely, viewer?.id ?? null, id, resourceFilter(q, Date.now()));
   const hasMore = rows.length > FEED_PAGE_SIZE;
   const items = rows.slice(0, FEED_PAGE_SIZE);

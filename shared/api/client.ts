@@ -5,6 +5,7 @@ import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, bookma
 import type { FollowingQuery } from '../domain/following';
 import type { BatchShareInput, FolderMapping, ImportFeedInput } from '../domain/import';
 import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
+import { LINK_HEALTH_MESSAGES } from '../domain/link-health';
 import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
 import { FOLLOWING_MESSAGES, SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
@@ -249,6 +250,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     deleteLink: (id: string) => call('deleteLink', { params: { id }, fallback: LINK_MESSAGES.deleteLinkFailed }),
     toggleLike: (id: string) => call('toggleLike', { params: { id }, body: {}, fallback: LINK_MESSAGES.likeFailed }),
     repost: (id: string) => call('repost', { params: { id }, body: {}, fallback: LINK_MESSAGES.repostFailed }),
+    markLinkFine: (id: string) => call('markLinkFine', { params: { id }, body: {}, fallback: LINK_HEALTH_MESSAGES.markFineFailed }),
+    brokenLinkCount: (signal?: AbortSignal) => call('brokenLinkCount', { signal, fallback: LINK_MESSAGES.loadLinksFailed }),
     /**
      * Shares up to 100 links at once (POST /api/links/batch), all or none; a refused item fails
      * with its `index` in `ApiError.details`.
@@ -301,6 +304,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     getSupercuration: (id: string, signal?: AbortSignal) =>
       call('getSupercuration', { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     /** How many of the collection's imported links still wait for their preview (its editors). */
+    supercurationBrokenCount: (id: string, signal?: AbortSignal) =>
+      call('supercurationBrokenCount', { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     supercurationPreviewsLeft: (id: string, signal?: AbortSignal) =>
       call('supercurationPreviewsLeft', { params: { id }, signal, fallback: SUPERCURATION_MESSAGES.loadFailed }),
     /** The public page's collection; 404 "This supercuration doesn't exist or is private" otherwise. */

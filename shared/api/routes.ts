@@ -210,6 +210,16 @@ export const apiRoutes = {
     auth: LINK_MESSAGES.mustLogInToRepost,
     schema: { summary: 'Repost a link', tags: ['Links'], params: id },
   }),
+  markLinkFine: route<void>()({
+    ...endpoints.markLinkFine,
+    auth: LINK_MESSAGES.mustLogInToUpdate,
+    schema: { summary: 'Mark a broken link as fine: no badge, and no failure counted until it works again (who may edit it)', tags: ['Links'], params: id },
+  }),
+  brokenLinkCount: route<{ count: number }>()({
+    ...endpoints.brokenLinkCount,
+    auth: signedIn,
+    schema: { summary: 'How many of my links the link checker found broken', tags: ['Links'] },
+  }),
   shareLinks: route<BatchShareResult>()({
     ...endpoints.shareLinks,
     auth: LINK_MESSAGES.mustLogInToShare,
@@ -338,6 +348,11 @@ export const apiRoutes = {
     ...endpoints.supercurationPreviewsLeft,
     auth: signedIn,
     schema: { summary: "How many of a collection's imported links still wait for their preview (its editors)", tags: ['Supercurations'], params: id },
+  }),
+  supercurationBrokenCount: route<{ count: number }>()({
+    ...endpoints.supercurationBrokenCount,
+    auth: signedIn,
+    schema: { summary: "How many of a collection's links the link checker found broken (its editors)", tags: ['Supercurations'], params: id },
   }),
   createSupercuration: route<Supercuration>()({
     ...endpoints.createSupercuration,

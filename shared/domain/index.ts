@@ -15,3 +15,4 @@ export * from './names';
 export * from './api-tokens';
 export * from './paths';
 export * from './following';
+export * from './link-health';

@@ -95,6 +95,12 @@ export const updateLinkSchema = z.object(fields, invalid).partial();
 export type UpdateLinkInput = z.input<typeof updateLinkSchema>;
 export type UpdateLink = z.output<typeof updateLinkSchema>;
 
+/** ?broken=1: a list narrowed to broken links. */
+export const brokenFilterSchema = z
+  .enum(['1'])
+  .transform(() => true)
+  .optional();
+
 export const linkListQuerySchema = z.object({
   /**
    * mine = 'Shared by me' (links I created, reposts included, except those shared with "Don't add
@@ -111,6 +117,8 @@ export const linkListQuerySchema = z.object({
     .max(200)
     .transform((v) => v.trim() || undefined)
     .optional(),
+  /** 'Broken links (n)': only the viewer's links the checker found broken, in either tab. */
+  broken: brokenFilterSchema,
   cursor: z.string().max(500).optional(),
 });
 export type LinkListQuery = z.input<typeof linkListQuerySchema>;
@@ -144,6 +152,8 @@ export interface Link {
   /** Collections the viewer may see that contain this link, with their tags (supercurations issue). */
   supercurationIds: string[];
   supercurationTags: Record<string, string[]>;
+  /** The link checker found it broken (shared/domain/link-health.ts). */
+  broken: boolean;
   /** What the viewer may do (computed by server/policies). */
   canEdit: boolean;
   canDelete: boolean;

@@ -14,7 +14,7 @@ import {
   TIME_WINDOWS,
   TITLE_MAX_LENGTH,
 } from './constants';
-import { type LinkAuthor, createLinkSchema, formatSchema, thumbnailUrlField } from './links';
+import { type LinkAuthor, brokenFilterSchema, createLinkSchema, formatSchema, thumbnailUrlField } from './links';
 import { LINK_MESSAGES, SUPERCURATION_MESSAGES } from './messages';
 import { emailSchema } from './schemas';
 import { cleanText } from './text';
@@ -116,6 +116,8 @@ export const resourceListQuerySchema = z.object({
   window: z.enum(TIME_WINDOWS).default('all'),
   format: formatSchema.optional(),
   sort: z.enum(LINK_SORTS).default('newest'),
+  /** Only the broken links, for the collection's editors. */
+  broken: brokenFilterSchema,
   cursor: z.string().max(500).optional(),
 });
 export type ResourceListQuery = z.input<typeof resourceListQuerySchema>;

@@ -271,6 +271,9 @@ const TABLE: Record<string, Row> = {
   'POST /api/links/:id/like': { visitor: 401, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: { id: w.link.id } }) },
   // Anyone who sees the link may repost it, except its author.
   'POST /api/links/:id/repost': { visitor: 401, stranger: 404, collaborator: 201, owner: 403, call: (w) => ({ params: { id: w.link.id } }) },
+  // Link health: whoever may edit the link marks it fine; each counts their own broken links.
+  'POST /api/links/:id/fine': { visitor: 401, stranger: 404, collaborator: 204, owner: 204, call: (w) => ({ params: { id: w.link.id } }) },
+  'GET /api/links/broken-count': { visitor: 401, stranger: 200, collaborator: 200, owner: 200, call: () => ({}) },
 
   // Import and export: files and batches into the private collection need its editors.
   'POST /api/links/batch': {
@@ -311,6 +314,7 @@ const TABLE: Record<string, Row> = {
   // A private collection has no slug: the public page is the public collection's.
   'GET /api/supercurations/public/:slug': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: slugParams(w) }) },
   'GET /api/supercurations/:id': { visitor: 404, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w) }) },
+  'GET /api/supercurations/:id/broken-count': { visitor: 401, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w) }) },
   'GET /api/supercurations/:id/previews-left': { visitor: 401, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w) }) },
   'POST /api/supercurations': { visitor: 401, stranger: 201, collaborator: 201, owner: 201, call: () => ({ json: { title: 'Mine' } }) },
   'PATCH /api/supercurations/:id': { visitor: 401, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: collectionParams(w), json: { title: 'Team notes' } }) },

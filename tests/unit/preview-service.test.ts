@@ -22,6 +22,8 @@ function html(body: string, status = 200, url = URL_A): FetchedPage {
     status,
     mediaType: 'text/html',
     contentType: 'text/html; charset=utf-8',
+    headers: {},
+    redirects: 0,
     body: Buffer.from(body),
     truncated: false,
   };

@@ -4,16 +4,16 @@ import type PG from 'pg';
 /**
  * SQLite tables not copied, and why. The migrations tables are the target's own (it is migrated by
  * the same code first). The others are caches: a link preview is fetched again when asked for, and a
- * rate-limit or preview-budget window lasts a minute. Imported links' pending previews
- * (link_preview_jobs) are copied: the new server goes on with them.
+ * rate-limit or fetch-budget window lasts a minute. Imported links' pending previews
+ * (link_preview_jobs) and link checks (link_checks) are copied: the new server goes on with them.
  */
 export const SKIPPED_TABLES: Record<string, string> = {
   kysely_migration: 'written by the target migration',
   kysely_migration_lock: 'written by the target migration',
   link_previews: 'cache of fetched link previews',
   rate_limits: 'one-minute rate-limit windows',
-  preview_budget: "one-minute windows of imported links' preview fetches",
-  preview_hosts: 'half-second spacing of preview fetches per host',
+  fetch_budget: "one-minute windows of the background fetchers' requests",
+  fetch_hosts: 'spacing of background fetches per host',
 };
 
 export interface Column {

@@ -1,0 +1,78 @@
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db';
+import type { Database } from '../db/schema';
+
+/**
+ * The politeness the background fetchers (import previews, link checks) share, for all server
+ * processes together: the next time each host may be asked (fetch_hosts), and each fetcher's
+ * requests in the current minute (fetch_budget). A claim reads the minute's budget row locked (FOR
+ * UPDATE on PostgreSQL; SQLite has one writer), so claims of several processes take turns on it and
+ * both limits are exact.
+ */
+
+type Q = Kysely<Database>;
+export type FetcherKind = 'previews' | 'checks';
+
+/**
+ * Opens (or locks) the fetcher's row of this minute and answers how many requests it may still
+ * make in it, at most `max`. Once a minute it also drops earlier minutes and hosts long free.
+ */
+export async function budgetLeft(trx: Q, db: Db, kind: FetcherKind, perMinute: number, max: number, now: Date): Promise<number> {
+  const nowIso = now.toISOString();
+  const minute = nowIso.slice(0, 16);
+  const opened = await trx
+    .insertInto('fetch_budget')
+    .values({ kind, minute, used: 0 })
+    .onConflict((oc) => oc.columns(['kind', 'minute']).doNothing())
+    .executeTakeFirst();
+  if (Number(opened.numInsertedOrUpdatedRows ?? 0) > 0) {
+    await trx.deleteFrom('fetch_budget').where('kind', '=', kind).where('minute', '<', minute).execute();
+    await trx.deleteFrom('fetch_hosts').where('next_at', '<', nowIso).execute();
+  }
+  const row = trx.selectFrom('fetch_budget').select('used').where('kind', '=', kind).where('minute', '=', minute);
+  const { used } = await (db.dialect === 'postgres' ? row.forUpdate() : row).executeTakeFirstOrThrow();
+  return Math.min(max, perMinute - used);
+}
+
+/** Counts `n` more requests of the fetcher in this minute (after budgetLeft, in its transaction). */
+export async function spendBudget(trx: Q, kind: FetcherKind, n: number, now: Date): Promise<void> {
+  await trx
+    .updateTable('fetch_budget')
+    .set((eb) => ({ used: eb('used', '+', n) }))
+    .where('kind', '=', kind)
+    .where('minute', '=', now.toISOString().slice(0, 16))
+    .execute();
+}
+
+/** A where-clause: the job's host (`hostColumn`) may be asked now. */
+export function hostIsFree(hostColumn: string, nowIso: string) {
+  return sql<boolean>`not exists (select 1 from fetch_hosts h where h.host = ${sql.ref(hostColumn)} and h.next_at > ${nowIso})`;
+}
+
+/** Picks at most `room` candidates, one per host, in their order. */
+export function onePerHost<T extends { host: string }>(candidates: readonly T[], room: number): T[] {
+  const picked: T[] = [];
+  const hosts = new Set<string>();
+  for (const c of candidates) {
+    if (picked.length === room) break;
+    if (hosts.has(c.host)) continue;
+    hosts.add(c.host);
+    picked.push(c);
+  }
+  return picked;
+}
+
+/** Books the hosts until `until` (never earlier than a booking they already have). */
+export async function holdHosts(q: Q, hosts: readonly string[], until: Date): Promise<void> {
+  if (hosts.length === 0) return;
+  const nextAt = until.toISOString();
+  await q
+    .insertInto('fetch_hosts')
+    .values(hosts.map((host) => ({ host, next_at: nextAt })))
+    .onConflict((oc) =>
+      oc.column('host').doUpdateSet({
+        next_at: sql<string>`case when fetch_hosts.next_at > excluded.next_at then fetch_hosts.next_at else excluded.next_at end`,
+      }),
+    )
+    .execute();
+}

@@ -1,0 +1,300 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  type CheckOutcome,
+  LINK_CHECK_HOST_SPACING_MS,
+  LINK_MESSAGES,
+  type LinkHealth,
+  afterCheck,
+  firstCheckAt,
+} from '../../shared/domain';
+import { requireEditable } from '../access/supercurations';
+import type { Db } from '../db';
+import type { Database } from '../db/schema';
+import { forbidden, notFound } from '../errors';
+import { canEditLink, linkVisibleTo } from '../policies/links';
+import type { Viewer } from '../policies/viewer';
+import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-policy';
+import { FetchFailedError, type FetchedPage, FetchRefusedError, type Resolver, safeFetch } from '../preview/safe-fetch';
+import { userAgent } from '../preview/service';
+import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
+import { budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { membershipsOf } from './memberships';
+
+/**
+ * Link health (issue 19): every link with a URL has a check row, due about weekly. The checker of
+ * each server process claims due checks under a lease (exactly once across processes, like the
+ * mail outbox), at most one request per host per second and LINK_CHECK_PER_MINUTE in all
+ * (server/services/fetch-politeness.ts), and records what it found (shared/domain/link-health.ts
+ * decides when a link is broken). A check asks HEAD; a site that answers HEAD with anything but
+ * success is asked GET instead, a second later and from then on.
+ */
+
+type Q = Kysely<Database>;
+
+/** Checks one process claims per round (one per host). */
+export const LINK_CHECK_ROUND_MAX = 16;
+export const LINK_CHECK_LEASE_MS = 2 * 60_000;
+export const LINK_CHECK_BUSY_MS = 250;
+export const LINK_CHECK_POLL_MS = 30_000;
+const LINK_CHECK_REDIRECTS = 5;
+
+export type CheckMethod = 'HEAD' | 'GET';
+/** One request of a check: HEAD or GET, redirects followed, no body read. */
+export type LinkFetcher = (url: string, method: CheckMethod) => Promise<FetchedPage>;
+
+export interface LinkFetcherOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  publicUrl: string;
+  policy?: HopPolicy;
+  resolve?: Resolver;
+}
+
+export function createLinkFetcher(opts: LinkFetcherOptions): LinkFetcher {
+  return (url, method) =>
+    safeFetch(url, {
+      method,
+      policy: opts.policy ?? (opts.allowPrivate ? anyAddress : publicOnly),
+      resolve: opts.resolve,
+      timeoutMs: opts.timeoutMs,
+      maxBytes: 0,
+      maxRedirects: LINK_CHECK_REDIRECTS,
+      headers: { 'user-agent': userAgent(opts.publicUrl), accept: 'text/html,*/*;q=0.5' },
+      wantBody: () => false,
+    });
+}
+
+const hostOf = (url: string) => new URL(url).hostname;
+
+/** Schedules the first check of new links with a URL (in the transaction that saves them). */
+export async function scheduleLinkChecks(
+  trx: Q,
+  links: readonly { id: string; url: string | null }[],
+  now: Date,
+  random = Math.random,
+): Promise<void> {
+  const rows = links.flatMap((l) => (l.url ? [{ link_id: l.id, host: hostOf(l.url), due_at: firstCheckAt(now, random()).toISOString() }] : []));
+  if (rows.length === 0) return;
+  await trx.insertInto('link_checks').values(rows).onConflict((oc) => oc.column('link_id').doNothing()).execute();
+}
+
+/**
+ * A link's URL changed: what was learnt of the old one goes, and the new one is checked at once
+ * (politely, by the worker). The caller clears links.broken_at in the same update.
+ */
+export async function restartLinkCheck(trx: Q, linkId: string, url: string | null, now: Date): Promise<void> {
+  await trx.deleteFrom('link_checks').where('link_id', '=', linkId).execute();
+  if (url) await trx.insertInto('link_checks').values({ link_id: linkId, host: hostOf(url), due_at: now.toISOString() }).execute();
+}
+
+export interface ClaimedCheck {
+  link_id: string;
+  host: string;
+  url: string;
+  method: CheckMethod;
+  failures: number;
+  last_failure_at: string | null;
+  marked_fine: number;
+  broken_at: string | null;
+}
+
+/**
+ * Claims up to LINK_CHECK_ROUND_MAX due checks within the minute's budget, one per host free now,
+ * and books their hosts for LINK_CHECK_HOST_SPACING_MS and the budget, in one transaction.
+ */
+export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Promise<{ token: string; checks: ClaimedCheck[] }> {
+  const token = randomBytes(12).toString('hex');
+  if (perMinute <= 0) return { token, checks: [] };
+  const nowIso = now.toISOString();
+  const checks = await db.kysely.transaction().execute(async (trx) => {
+    const room = await budgetLeft(trx, db, 'checks', perMinute, LINK_CHECK_ROUND_MAX, now);
+    if (room <= 0) return [];
+    const candidates = await trx
+      .selectFrom('link_checks as c')
+      .innerJoin('links as l', 'l.id', 'c.link_id')
+      .select(['c.link_id', 'c.host', 'l.url', 'c.method', 'c.failures', 'c.last_failure_at', 'c.marked_fine', 'l.broken_at'])
+      .where('c.due_at', '<=', nowIso)
+      .where((eb) => eb.or([eb('c.claimed_until', 'is', null), eb('c.claimed_until', '<=', nowIso)]))
+      .where('l.url', 'is not', null)
+      .where(hostIsFree('c.host', nowIso))
+      .orderBy('c.due_at')
+      .orderBy('c.link_id')
+      .limit(room * 8)
+      .execute();
+    const picked = onePerHost(candidates, room).map((c) => ({ ...c, url: c.url as string, method: c.method as CheckMethod }));
+    if (picked.length === 0) return [];
+    await trx
+      .updateTable('link_checks')
+      .set({ claimed_until: new Date(now.getTime() + LINK_CHECK_LEASE_MS).toISOString(), claim_token: token })
+      .where('link_id', 'in', picked.map((p) => p.link_id))
+      .execute();
+    await holdHosts(trx, picked.map((p) => p.host), new Date(now.getTime() + LINK_CHECK_HOST_SPACING_MS));
+    await spendBudget(trx, 'checks', picked.length, now);
+    return picked;
+  });
+  return { token, checks };
+}
+
+/** Seconds or an HTTP date, in ms from now; null when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now: Date): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+/** A redirect from a page to the site's home page: what many sites answer for a page they removed. */
+function redirectedHome(from: URL, page: FetchedPage): boolean {
+  const home = page.url.pathname === '/' && page.url.search === '';
+  return page.redirects > 0 && home && (from.pathname !== '/' || from.search !== '');
+}
+
+/** What one answer says of the link; 'try-get' when a HEAD answer is not to be trusted. */
+export function outcomeOf(url: string, method: CheckMethod, page: FetchedPage, now: Date): CheckOutcome | 'try-get' {
+  const { status } = page;
+  const retry = retryAfterMs(page.headers['retry-after'], now);
+  if (status === 429 || (status === 503 && retry !== null)) return { kind: 'later', result: String(status), retryAfterMs: retry ?? 60_000 };
+  if (status >= 200 && status < 400) {
+    return redirectedHome(new URL(url), page) ? { kind: 'dead', result: 'home' } : { kind: 'ok' };
+  }
+  if (method === 'HEAD') return 'try-get';
+  if (status === 404 || status === 410) return { kind: 'dead', result: String(status) };
+  if (status >= 500) return { kind: 'failing', result: String(status) };
+  return { kind: 'unknown', result: String(status) };
+}
+
+/** What a fetch that threw says of the link. */
+export function outcomeOfError(err: unknown): CheckOutcome {
+  if (err instanceof FetchRefusedError) return { kind: 'unknown', result: 'refused' };
+  if (err instanceof FetchFailedError) {
+    return err.kind === 'dns' || err.kind === 'tls' ? { kind: 'dead', result: err.kind } : { kind: 'failing', result: err.kind };
+  }
+  throw err;
+}
+
+export interface LinkCheckDeps {
+  db: Db;
+  fetcher: LinkFetcher;
+  perMinute: number;
+  random?: () => number;
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Asks the link's site once and records what it said (only while the claim is still ours). */
+async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now: Date): Promise<void> {
+  let outcome: CheckOutcome | 'try-get';
+  try {
+    outcome = outcomeOf(job.url, job.method, await deps.fetcher(job.url, job.method), now);
+  } catch (err) {
+    outcome = outcomeOfError(err);
+  }
+  const ours = (q: Q) => q.updateTable('link_checks').where('link_id', '=', job.link_id).where('claim_token', '=', token);
+  const released = { claimed_until: null, claim_token: null };
+  if (outcome === 'try-get') {
+    // The GET waits for its turn on the host like any request.
+    await ours(deps.db.kysely)
+      .set({ ...released, method: 'GET', due_at: new Date(now.getTime() + LINK_CHECK_HOST_SPACING_MS).toISOString() })
+      .execute();
+    return;
+  }
+  const before: LinkHealth = {
+    failures: job.failures,
+    lastFailureAt: job.last_failure_at,
+    markedFine: job.marked_fine === 1,
+    brokenAt: job.broken_at,
+  };
+  const found = outcome;
+  const { health, dueAt } = afterCheck(before, found, now, (deps.random ?? Math.random)());
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const updated = await ours(trx)
+      .set({
+        ...released,
+        failures: health.failures,
+        last_failure_at: health.lastFailureAt,
+        marked_fine: health.markedFine ? 1 : 0,
+        last_result: found.kind === 'ok' ? 'ok' : found.result,
+        checked_at: now.toISOString(),
+        due_at: dueAt.toISOString(),
+      })
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return;
+    if (health.brokenAt !== job.broken_at) {
+      await trx.updateTable('links').set({ broken_at: health.brokenAt }).where('id', '=', job.link_id).execute();
+    }
+    if (found.kind === 'later') await holdHosts(trx, [job.host], dueAt);
+  });
+}
+
+/** One round: claim, then check the claimed links side by side. Answers how many were claimed. */
+export async function runLinkCheckRound(deps: LinkCheckDeps, now = new Date()): Promise<number> {
+  const { token, checks } = await claimLinkChecks(deps.db, deps.perMinute, now);
+  await Promise.all(
+    checks.map((job) =>
+      check(deps, token, job, now).catch((err: unknown) => deps.log?.warn({ err, url: job.url }, 'link check failed')),
+    ),
+  );
+  return checks.length;
+}
+
+async function anyDue(db: Db, now: Date): Promise<boolean> {
+  const row = await db.kysely.selectFrom('link_checks').select('link_id').where('due_at', '<=', now.toISOString()).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The checker of a server process; nothing runs when LINK_CHECK_PER_MINUTE is 0. */
+export function startLinkChecker(deps: LinkCheckDeps): BackgroundWorker {
+  return startBackgroundWorker({
+    name: 'link checks',
+    enabled: deps.perMinute > 0,
+    busyMs: LINK_CHECK_BUSY_MS,
+    idleMs: LINK_CHECK_POLL_MS,
+    anyDue: (now) => anyDue(deps.db, now),
+    round: (now) => runLinkCheckRound(deps, now),
+    log: deps.log,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What curators see and do.
+
+/** "Broken links (n)" of My Feed: the viewer's own broken links. */
+export async function countBrokenLinks(db: Q, viewer: Viewer): Promise<number> {
+  const row = await db
+    .selectFrom('links')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', viewer.id)
+    .where('broken_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** "Broken links (n)" of a collection, for its editors (404 'Supercuration not found' to anyone else). */
+export async function countBrokenInCollection(db: Q, viewer: Viewer, supercurationId: string): Promise<number> {
+  await requireEditable(db, viewer, supercurationId);
+  const row = await db
+    .selectFrom('supercuration_links as sl')
+    .innerJoin('links as l', 'l.id', 'sl.link_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sl.supercuration_id', '=', supercurationId)
+    .where('l.broken_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * "Mark as fine", by whoever may edit the link (its author, or an editor of a collection holding
+ * it): the badge goes, and the checker counts no failure until the link has worked once more.
+ */
+export async function markLinkFine(db: Db, viewer: Viewer, id: string): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    const link = await trx.selectFrom('links').select(['id', 'user_id']).where('id', '=', id).where(linkVisibleTo(viewer.id)).executeTakeFirst();
+    if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
+    if (!canEditLink(viewer, { userId: link.user_id }, await membershipsOf(trx, viewer.id, [id]))) {
+      throw forbidden(LINK_MESSAGES.cannotEditLink);
+    }
+    await trx.updateTable('links').set({ broken_at: null }).where('id', '=', id).execute();
+    await trx.updateTable('link_checks').set({ failures: 0, last_failure_at: null, marked_fine: 1 }).where('link_id', '=', id).execute();
+  });
+}
