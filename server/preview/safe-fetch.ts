@@ -51,6 +51,8 @@ const TLS_CODES = new Set([
 function failureKind(err: NodeJS.ErrnoException): FetchFailure {
   const code = err.code ?? '';
   if (TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS')) return 'tls';
+  // EPROTO from OpenSSL ('SSL routines: wrong version number'): a handshake that failed.
+  if (code === 'EPROTO' && err.message.includes('SSL routines')) return 'tls';
   return 'network';
 }
 

@@ -88,6 +88,9 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     // Two new resources (one with a script URL, never a link in the mail).
     await owner.api.addResource(c.id, { link: { title: 'First <b>find</b>', description: 'a', url: 'https://example.com/first?a=1&b=2' } });
     await owner.api.addResource(c.id, { link: { title: 'A thought', description: 'no url' } });
+    // A third the link checker has found broken by the time of sending: left out.
+    await owner.api.addResource(c.id, { link: { title: 'Gone page', description: 'd', url: 'https://example.com/gone' } });
+    await ctx.server.db.kysely.updateTable('links').set({ broken_at: new Date().toISOString() }).where('url', '=', 'https://example.com/gone').execute();
     const later = Date.now() + INTERVAL * 1000 + 10_000;
     const first = await runDigestOnce(deps(), new Date(later));
     expect(first).toEqual({ collections: 1, mails: 1 });
@@ -99,6 +102,7 @@ describeEachDatabase('collection e-mail: double opt-in, digests, one-click unsub
     const text = digest.text?.replace(/\r\n/g, '\n');
     expect(text).toContain('- First <b>find</b>\n  https://example.com/first?a=1&b=2');
     expect(text).toContain('- A thought\n');
+    expect(text).not.toContain('Gone page');
     expect(text).toContain(`${ctx.server.url}/supercurations/public/${c.slug}`);
     expect(digest.html).toContain('First &lt;b&gt;find&lt;/b&gt;');
     expect(digest.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
