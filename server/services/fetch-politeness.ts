@@ -49,6 +49,14 @@ export function hostIsFree(hostColumn: string, nowIso: string) {
   return sql<boolean>`not exists (select 1 from fetch_hosts h where h.host = ${sql.ref(hostColumn)} and h.next_at > ${nowIso})`;
 }
 
+/**
+ * How many of the oldest due jobs a claim looks at for a free host. Without a bound, a queue whose
+ * head is all on hosts asked in the last second (one big site's links) is read to the end on every
+ * round; with it, a round costs at most this many index rows, and jobs further back wait for
+ * the head to move on at its hosts' pace.
+ */
+export const CLAIM_WINDOW = 1000;
+
 /** Picks at most `room` candidates, one per host, in their order. */
 export function onePerHost<T extends { host: string }>(candidates: readonly T[], room: number): T[] {
   const picked: T[] = [];

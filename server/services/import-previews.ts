@@ -7,7 +7,7 @@ import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 
 /**
  * Previews of imported links, fetched afterwards in the background: a job per new link (written
@@ -76,12 +76,18 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
   const jobs = await db.kysely.transaction().execute(async (trx) => {
     const room = await budgetLeft(trx, db, 'previews', perMinute, PREVIEW_ROUND_MAX, now);
     if (room <= 0) return [];
+    const head = trx
+      .selectFrom('link_preview_jobs')
+      .select(['link_id', 'host', 'fill_title', 'attempts', 'due_at'])
+      .where('due_at', '<=', nowIso)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', nowIso)]))
+      .orderBy('due_at')
+      .orderBy('link_id')
+      .limit(CLAIM_WINDOW);
     const candidates = await trx
-      .selectFrom('link_preview_jobs as j')
+      .selectFrom(head.as('j'))
       .innerJoin('links as l', 'l.id', 'j.link_id')
       .select(['j.link_id', 'j.host', 'j.fill_title', 'j.attempts', 'l.url'])
-      .where('j.due_at', '<=', nowIso)
-      .where((eb) => eb.or([eb('j.claimed_until', 'is', null), eb('j.claimed_until', '<=', nowIso)]))
       .where('l.url', 'is not', null)
       .where(hostIsFree('j.host', nowIso))
       .orderBy('j.due_at')

@@ -18,7 +18,7 @@ import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-polic
 import { FetchFailedError, type FetchedPage, FetchRefusedError, type Resolver, safeFetch } from '../preview/safe-fetch';
 import { userAgent } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 import { membershipsOf } from './memberships';
 
 /**
@@ -110,12 +110,18 @@ export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Pro
   const checks = await db.kysely.transaction().execute(async (trx) => {
     const room = await budgetLeft(trx, db, 'checks', perMinute, LINK_CHECK_ROUND_MAX, now);
     if (room <= 0) return [];
+    const head = trx
+      .selectFrom('link_checks')
+      .select(['link_id', 'host', 'due_at', 'method', 'failures', 'last_failure_at', 'marked_fine'])
+      .where('due_at', '<=', nowIso)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', nowIso)]))
+      .orderBy('due_at')
+      .orderBy('link_id')
+      .limit(CLAIM_WINDOW);
     const candidates = await trx
-      .selectFrom('link_checks as c')
+      .selectFrom(head.as('c'))
       .innerJoin('links as l', 'l.id', 'c.link_id')
       .select(['c.link_id', 'c.host', 'l.url', 'c.method', 'c.failures', 'c.last_failure_at', 'c.marked_fine', 'l.broken_at'])
-      .where('c.due_at', '<=', nowIso)
-      .where((eb) => eb.or([eb('c.claimed_until', 'is', null), eb('c.claimed_until', '<=', nowIso)]))
       .where('l.url', 'is not', null)
       .where(hostIsFree('c.host', nowIso))
       .orderBy('c.due_at')
