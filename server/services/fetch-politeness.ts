@@ -57,6 +57,11 @@ export function hostIsFree(hostColumn: string, nowIso: string) {
  */
 export const CLAIM_WINDOW = 1000;
 
+/** A where-clause on a job table: due now, and not claimed by a lease still running. */
+export function dueUnclaimed(nowIso: string) {
+  return sql<boolean>`due_at <= ${nowIso} and (claimed_until is null or claimed_until <= ${nowIso})`;
+}
+
 /** Picks at most `room` candidates, one per host, in their order. */
 export function onePerHost<T extends { host: string }>(candidates: readonly T[], room: number): T[] {
   const picked: T[] = [];

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { CLAIM_WINDOW, budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 
 /**
  * Previews of imported links, fetched afterwards in the background: a job per new link (written
@@ -79,8 +79,7 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
     const head = trx
       .selectFrom('link_preview_jobs')
       .select(['link_id', 'host', 'fill_title', 'attempts', 'due_at'])
-      .where('due_at', '<=', nowIso)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', nowIso)]))
+      .where(dueUnclaimed(nowIso))
       .orderBy('due_at')
       .orderBy('link_id')
       .limit(CLAIM_WINDOW);

@@ -18,7 +18,7 @@ import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-polic
 import { FetchFailedError, type FetchedPage, FetchRefusedError, type Resolver, safeFetch } from '../preview/safe-fetch';
 import { userAgent } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { CLAIM_WINDOW, budgetLeft, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 import { membershipsOf } from './memberships';
 
 /**
@@ -113,8 +113,7 @@ export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Pro
     const head = trx
       .selectFrom('link_checks')
       .select(['link_id', 'host', 'due_at', 'method', 'failures', 'last_failure_at', 'marked_fine'])
-      .where('due_at', '<=', nowIso)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', nowIso)]))
+      .where(dueUnclaimed(nowIso))
       .orderBy('due_at')
       .orderBy('link_id')
       .limit(CLAIM_WINDOW);
