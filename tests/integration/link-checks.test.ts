@@ -1,8 +1,9 @@
 import http from 'node:http';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DAY_MS, LINK_CHECK_HOST_SPACING_MS, type Link } from '../../shared/domain';
+import * as linkHealthMigration from '../../server/db/migrations/0016_link_health';
 import { type LinkCheckDeps, createLinkFetcher, runLinkCheckRound } from '../../server/services/link-checks';
 import { failure, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -225,6 +226,24 @@ describeEachDatabase('link health: checks of saved links, broken links and what 
     const check = await checkOf(link.id);
     expect(check).toMatchObject({ failures: 0, marked_fine: 0, method: 'HEAD', last_result: null });
     expect(Date.parse(check.due_at)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('an upgrade gives every link saved before a first check within the coming week', async () => {
+    const db = ctx.server.db.kysely;
+    const owner = await signedInUser(ctx.server.url);
+    await shareAt(owner, `http://upgrade.test:${port}/one`);
+    await owner.api.createLink({ title: 'No URL', description: 'A thought' });
+    const withUrl = await db.selectFrom('links').select('id').where('url', 'is not', null).orderBy('id').execute();
+    await linkHealthMigration.down(db as Kysely<unknown>);
+    const before = Date.now();
+    await linkHealthMigration.up(db as Kysely<unknown>);
+    const checks = await db.selectFrom('link_checks').select(['link_id', 'due_at', 'failures']).orderBy('link_id').execute();
+    expect(checks.map((c) => c.link_id)).toEqual(withUrl.map((l) => l.id));
+    for (const c of checks) {
+      expect(Date.parse(c.due_at)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(c.due_at)).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS);
+      expect(c.failures).toBe(0);
+    }
   });
 
   it('over 100,000 links on 20 hosts, two processes claiming together: one request a second per host, LINK_CHECK_PER_MINUTE, each link once', async () => {
