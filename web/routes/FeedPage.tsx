@@ -8,6 +8,8 @@ import { BatchImport } from '../features/import/BatchImport';
 import { AddLinkBox } from '../entities/links/AddLinkBox';
 import { FeedList } from '../features/links/FeedList';
 import { useFeedFilters, type FeedScope } from '../entities/links/feedFilters';
+import { BrokenLinksFilter } from '../entities/links/BrokenLinksFilter';
+import { useBrokenLinkCount } from '../entities/links/useLinkQueries';
 import { FormatFilter } from '../features/links/FormatFilter';
 import { TimeFilter } from '../features/links/TimeFilter';
 import { TopicFilter } from '../features/topics/TopicFilter';
@@ -21,6 +23,7 @@ export function FeedPage() {
   useDocumentTitle('My Feed');
   const { filters, update } = useFeedFilters();
   const topics = useTopics();
+  const broken = useBrokenLinkCount();
   const [manageTopics, setManageTopics] = useState(false);
   const clearFilters = () => update({ window: 'all', format: undefined, topic: undefined });
 
@@ -51,6 +54,11 @@ export function FeedPage() {
         <div className="mt-4 grid gap-3">
           <FormatFilter value={filters.format} onChange={(format) => update({ format })} />
           <TopicFilter topics={topics.data ?? []} value={filters.topic} onChange={(topic) => update({ topic })} />
+          <BrokenLinksFilter
+            count={broken.data?.count ?? 0}
+            pressed={Boolean(filters.broken)}
+            onPressedChange={(on) => update({ broken: on ? '1' : undefined })}
+          />
         </div>
         {(['mine', 'reposts'] as const).map((scope) => (
           <TabsContent key={scope} value={scope}>

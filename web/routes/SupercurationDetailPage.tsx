@@ -7,9 +7,10 @@ import { Button } from '../../shared/ui/primitives/button';
 import { EmptyState } from '../components/EmptyState';
 import { Loading } from '../components/Loading';
 import { OfflineBanner } from '../components/OfflineBanner';
+import { BrokenLinksFilter } from '../entities/links/BrokenLinksFilter';
 import { AddResourceDialog } from '../features/supercurations/AddResourceDialog';
 import { PreviewsLeft } from '../features/supercurations/PreviewsLeft';
-import { useSupercuration } from '../features/supercurations/queries';
+import { useSupercuration, useSupercurationBrokenCount } from '../features/supercurations/queries';
 import { useResourceFilters } from '../features/supercurations/resourceFilters';
 import { EmptyResources, ResourceList } from '../features/supercurations/ResourceList';
 import { ResourcesHeading } from '../features/supercurations/ResourcesHeading';
@@ -50,7 +51,8 @@ export function SupercurationDetailPage() {
 }
 
 function Detail({ supercuration: s }: { supercuration: Supercuration }) {
-  const { filters, query, filtered, update } = useResourceFilters();
+  const { filters, query, filtered, update } = useResourceFilters(s.canEdit);
+  const broken = useSupercurationBrokenCount(s.id, s.canEdit);
   const [adding, setAdding] = useState(false);
   const addButton = s.canEdit && (
     <Button onClick={() => setAdding(true)}>
@@ -73,6 +75,9 @@ function Detail({ supercuration: s }: { supercuration: Supercuration }) {
         </div>
         {s.canEdit && <PreviewsLeft supercurationId={s.id} />}
         <TagFilter categories={s.tagCategories} value={filters.tag} onChange={(tag) => update({ tag })} />
+        {s.canEdit && (
+          <BrokenLinksFilter count={broken.data?.count ?? 0} pressed={filters.broken} onPressedChange={(on) => update({ broken: on })} />
+        )}
         <ResourceList
           supercuration={s}
           query={query}

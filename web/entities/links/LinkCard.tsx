@@ -9,6 +9,7 @@ import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { CARD_GRID_IMAGE_SIZES } from '../../lib/imageSizes';
 import { truncate } from '../../lib/text';
 import { AuthorLine } from './AuthorLine';
+import { BrokenLinkNotice } from './BrokenLinkNotice';
 import { ExpandableText } from './ExpandableText';
 import { DeleteLinkDialog, EditLinkDialog, ShareLinkDialog } from './lazyDialogs';
 import { formatOf, LinkTags } from './LinkTags';
@@ -30,7 +31,7 @@ interface LinkCardProps {
   priority?: boolean;
 }
 
-/** A link card: picture, title, description, tags, author and time, and its actions. */
+/** A link card: picture, title, description, tags, author and time, its health, and its actions. */
 export function LinkCard({
   link,
   topicsById,
@@ -69,6 +70,7 @@ export function LinkCard({
           {host}
         </a>
       )}
+      <BrokenLinkNotice link={link} />
     </div>
   );
   const picture = (

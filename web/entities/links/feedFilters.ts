@@ -4,12 +4,14 @@ import { FORMAT_IDS, TIME_WINDOWS, type FormatId } from '../../../shared/domain'
 export type FeedScope = 'mine' | 'reposts';
 export type TimeWindow = (typeof TIME_WINDOWS)[number];
 
-/** What My Feed shows; kept in the page's search params (?tab=reposts&window=week&format=video&topic=ai). */
+/** What My Feed shows; kept in the page's search params (?tab=reposts&window=week&format=video&topic=ai&broken=1). */
 export interface FeedFilters {
   scope: FeedScope;
   window: TimeWindow;
   format?: FormatId;
   topic?: string;
+  /** 'Broken links (n)': only the viewer's broken links, of both tabs. */
+  broken?: '1';
 }
 
 export const TIME_WINDOW_LABELS: Record<TimeWindow, string> = {
@@ -32,6 +34,7 @@ function read(params: URLSearchParams): FeedFilters {
   const topic = params.get('topic');
   if (format) filters.format = format;
   if (topic) filters.topic = topic;
+  if (params.get('broken') === '1') filters.broken = '1';
   return filters;
 }
 
@@ -47,6 +50,7 @@ export function useFeedFilters() {
     if (next.window !== 'all') search.set('window', next.window);
     if (next.format) search.set('format', next.format);
     if (next.topic) search.set('topic', next.topic);
+    if (next.broken) search.set('broken', next.broken);
     setParams(search, { replace: true });
   }
 

@@ -2,6 +2,7 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { FollowingItem, Link, Page } from '../../../shared/domain';
 import { linkListFiltersOf, queryKeys } from '../../../shared/queries/keys';
 import type { FeedFilters } from './feedFilters';
+import { brokenCountKeys } from './useLinkQueries';
 
 export type FeedData = InfiniteData<Page<Link>, string | undefined>;
 
@@ -45,6 +46,7 @@ export function prependLink(queryClient: QueryClient, link: Link) {
     const belongs =
       pageIndex === 0 &&
       link.inMainFeed &&
+      !filters.broken &&
       filters.scope === 'mine' &&
       (!filters.format || filters.format === link.format) &&
       (!filters.topic || link.topicIds.includes(filters.topic));
@@ -54,8 +56,8 @@ export function prependLink(queryClient: QueryClient, link: Link) {
 }
 
 /**
- * After a link joined or left collections: their counts and their resource lists (kept under the
- * feeds' key with a supercurationId) are reloaded.
+ * After a link joined or left collections: their counts (of links, and of broken links) and their
+ * resource lists (kept under the feeds' key with a supercurationId) are reloaded.
  */
 export function refreshCollections(queryClient: QueryClient, ids: readonly string[]) {
   if (ids.length === 0) return;
@@ -64,4 +66,14 @@ export function refreshCollections(queryClient: QueryClient, ids: readonly strin
     queryKey: queryKeys.feeds,
     predicate: (q) => ids.includes(linkListFiltersOf(q.queryKey)?.supercurationId ?? ''),
   });
+  for (const id of ids) void queryClient.invalidateQueries({ queryKey: brokenCountKeys.collection(id) });
+}
+
+/**
+ * After a link may have stopped being broken (marked as fine, given a new URL, deleted): the
+ * 'Broken links (n)' counts and lists are reloaded.
+ */
+export function refreshBrokenLinks(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ queryKey: brokenCountKeys.all });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.feeds, predicate: (q) => Boolean(linkListFiltersOf(q.queryKey)?.broken) });
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { ApiError } from '../../../shared/api/client';
-import type { CreateLinkInput, LikeState, Link, UpdateLinkInput } from '../../../shared/domain';
+import { type CreateLinkInput, type LikeState, type Link, LINK_HEALTH_MESSAGES, type UpdateLinkInput } from '../../../shared/domain';
 import { api, messageOf } from '../../lib/api';
 import { linkListFiltersOf, queryKeys } from '../../../shared/queries/keys';
-import { patchLink, prependLink, refreshCollections, removeLink } from './linkCache';
+import { patchLink, prependLink, refreshBrokenLinks, refreshCollections, removeLink } from './linkCache';
 
 export function useCreateLink() {
   const queryClient = useQueryClient();
@@ -24,6 +24,8 @@ export function useUpdateLink(id: string, before: readonly string[] = []) {
     mutationFn: (input: UpdateLinkInput) => api.updateLink(id, input),
     onSuccess: (updated, input) => {
       patchLink(queryClient, id, () => updated);
+      // A new URL clears what the link checker found.
+      if (input.url !== undefined) refreshBrokenLinks(queryClient);
       if (input.supercurationIds) refreshCollections(queryClient, [...new Set([...before, ...updated.supercurationIds])]);
     },
   });
@@ -40,7 +42,10 @@ export function useDeleteLink() {
         if (!(err instanceof ApiError && err.status === 404)) throw err;
       }
     },
-    onSuccess: (_, id) => removeLink(queryClient, id),
+    onSuccess: (_, id) => {
+      removeLink(queryClient, id);
+      refreshBrokenLinks(queryClient);
+    },
   });
 }
 
@@ -77,5 +82,19 @@ export function useRepost(link: Link) {
       toast.success('Link reposted');
     },
     onError: (err) => toast.error(messageOf(err, 'Failed to repost link')),
+  });
+}
+
+/** 'Mark as fine' on a broken link: no badge, and the 'Broken links (n)' counts and lists follow. */
+export function useMarkLinkFine(link: Link) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.markLinkFine(link.id),
+    onSuccess: () => {
+      patchLink(queryClient, link.id, (l) => ({ ...l, broken: false }));
+      refreshBrokenLinks(queryClient);
+      toast.success(LINK_HEALTH_MESSAGES.markedFine);
+    },
+    onError: (err) => toast.error(messageOf(err, LINK_HEALTH_MESSAGES.markFineFailed)),
   });
 }

@@ -18,6 +18,22 @@ export function useLinkFeed(filters: FeedFilters) {
   return useInfiniteQuery({ ...linkFeedQuery(filters), refetchOnReconnect: 'always' });
 }
 
+/**
+ * The 'Broken links (n)' counts, under the links' key (what reloads every link reloads them too):
+ * My Feed's, and each collection's for its editors.
+ */
+const BROKEN_COUNTS = [...queryKeys.links, 'broken-count'] as const;
+export const brokenCountKeys = {
+  all: BROKEN_COUNTS,
+  mine: [...BROKEN_COUNTS, 'mine'] as const,
+  collection: (supercurationId: string) => [...BROKEN_COUNTS, 'collection', supercurationId] as const,
+};
+
+/** How many of the viewer's own links the link checker found broken (My Feed's 'Broken links (n)'). */
+export function useBrokenLinkCount() {
+  return useQuery({ queryKey: brokenCountKeys.mine, queryFn: ({ signal }) => api.brokenLinkCount(signal) });
+}
+
 export const linkQuery = (id: string) => queryOptions({ queryKey: queryKeys.link(id), queryFn: ({ signal }) => api.getLink(id, signal) });
 
 export function useLink(id: string) {

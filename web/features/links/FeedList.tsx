@@ -8,6 +8,7 @@ import { useOnScreen } from '../../lib/useOnScreen';
 import { useTopicsById } from '../../../shared/queries/topics';
 import { isFiltered, type FeedFilters } from '../../entities/links/feedFilters';
 import { LinkCard, LinkCardSkeleton } from '../../entities/links/LinkCard';
+import { NoBrokenLinks } from '../../entities/links/BrokenLinksFilter';
 import { useLinkFeed } from '../../entities/links/useLinkQueries';
 import { ListLoadFailed, ListSkeletons } from '../../components/LoadStates';
 
@@ -47,6 +48,7 @@ export function FeedList({ filters, onClearFilters }: { filters: FeedFilters; on
         </EmptyState>
       );
     }
+    if (filters.broken) return <NoBrokenLinks />;
     return filters.scope === 'reposts' ? (
       <EmptyState icon={Repeat2} title="No reposts yet" description="Links you repost from other curators will appear here." />
     ) : (

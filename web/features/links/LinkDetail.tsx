@@ -6,6 +6,7 @@ import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { useTopicsById } from '../../../shared/queries/topics';
 import { AuthorLine } from '../../entities/links/AuthorLine';
 import { EditLinkDialog, ShareLinkDialog } from '../../entities/links/lazyDialogs';
+import { BrokenLinkNotice } from '../../entities/links/BrokenLinkNotice';
 import { LinkTags } from '../../entities/links/LinkTags';
 import { useRepost } from '../../entities/links/useLinkMutations';
 
@@ -33,6 +34,7 @@ export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | 
         <div className="space-y-3">
           <LinkTags link={link} topicsById={topicsById} />
           <h1 className="text-2xl font-bold tracking-tight break-words sm:text-3xl">{link.title}</h1>
+          <BrokenLinkNotice link={link} />
           <p className="break-words whitespace-pre-line text-muted-foreground">{link.description}</p>
         </div>
         <p className="flex gap-4 text-sm text-muted-foreground">

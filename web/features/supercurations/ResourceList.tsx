@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useOnScreen } from '../../lib/useOnScreen';
 import { useSession } from '../../entities/session/useSession';
 import { LinkCard, LinkCardSkeleton } from '../../entities/links/LinkCard';
+import { NoBrokenLinks } from '../../entities/links/BrokenLinksFilter';
 import { useTopicsById } from '../../../shared/queries/topics';
 import { useResources } from './queries';
 import { ResourceTagChips } from './ResourceTagChips';
@@ -53,7 +54,7 @@ export function ResourceList({ supercuration, query, view, filtered, onClearFilt
 
   const links = resources.data.pages.flatMap((page) => page.items);
   if (links.length === 0) {
-    if (!filtered) return <>{empty}</>;
+    if (!filtered) return query.broken ? <NoBrokenLinks /> : <>{empty}</>;
     return (
       <EmptyState icon={SearchX} title="No resources match these filters" description="Try another tag, format or time.">
         <Button variant="outline" onClick={onClearFilters}>

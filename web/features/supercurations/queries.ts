@@ -3,6 +3,7 @@ import type { DirectoryQuery, ResourceListQuery, SupercurationListQuery } from '
 import { api } from '../../lib/api';
 import { queryKeys } from '../../../shared/queries/keys';
 import { cursorPaging } from '../../lib/paging';
+import { brokenCountKeys } from '../../entities/links/useLinkQueries';
 
 /** My Supercurations: own, collaborating and others' public collections. */
 export function useSupercurationList(filters: Omit<SupercurationListQuery, 'cursor'>) {
@@ -50,4 +51,13 @@ export const resourcesQuery = (id: string, filters: Omit<ResourceListQuery, 'cur
 /** Reloads when the browser is back online. */
 export function useResources(id: string, filters: Omit<ResourceListQuery, 'cursor'>) {
   return useInfiniteQuery({ ...resourcesQuery(id, filters), refetchOnReconnect: 'always' });
+}
+
+/** How many of the collection's links the link checker found broken; asked only for its editors. */
+export function useSupercurationBrokenCount(id: string, editor: boolean) {
+  return useQuery({
+    queryKey: brokenCountKeys.collection(id),
+    queryFn: ({ signal }) => api.supercurationBrokenCount(id, signal),
+    enabled: editor,
+  });
 }

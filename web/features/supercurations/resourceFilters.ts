@@ -11,13 +11,15 @@ export const SORT_LABELS: Record<ResourceSort, string> = {
   most_liked: 'Most Liked',
 };
 
-/** What a collection's resource list shows, kept in the page's URL (?tag=&window=&format=&sort=&view=list). */
+/** What a collection's resource list shows, kept in the page's URL (?tag=&window=&format=&sort=&view=list&broken=1). */
 export interface ResourceFilters {
   tag?: string;
   window: TimeWindow;
   format?: FormatId;
   sort: ResourceSort;
   view: ViewMode;
+  /** 'Broken links (n)': only the broken links, for the collection's editors. */
+  broken: boolean;
 }
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | undefined {
@@ -32,16 +34,20 @@ export function resourceFiltersFrom(params: URLSearchParams): ResourceFilters {
     format: oneOf(params.get('format'), FORMAT_IDS),
     sort: oneOf(params.get('sort'), LINK_SORTS) ?? 'newest',
     view: params.get('view') === 'list' ? 'list' : 'grid',
+    broken: params.get('broken') === '1',
   };
 }
 
-/** The list's query of those filters (the view is not part of it). */
-export function resourceListQueryOf({ tag, window, format, sort }: ResourceFilters): Omit<ResourceListQuery, 'cursor'> {
-  return { tag, window, format, sort };
+/**
+ * The list's query of those filters (the view is not part of it); `broken` only for an editor, as
+ * the server answers it to no one else (a visitor's page, server-rendered too, ignores it).
+ */
+export function resourceListQueryOf({ tag, window, format, sort, broken }: ResourceFilters, editor = false): Omit<ResourceListQuery, 'cursor'> {
+  return { tag, window, format, sort, broken: editor && broken ? '1' : undefined };
 }
 
-/** The filters and a setter that writes them to the URL (replacing the history entry). */
-export function useResourceFilters() {
+/** The filters and a setter that writes them to the URL (replacing the history entry); `editor`: see resourceListQueryOf. */
+export function useResourceFilters(editor = false) {
   const [params, setParams] = useSearchParams();
   const filters = resourceFiltersFrom(params);
 
@@ -53,10 +59,11 @@ export function useResourceFilters() {
     if (next.format) search.set('format', next.format);
     if (next.sort !== 'newest') search.set('sort', next.sort);
     if (next.view === 'list') search.set('view', 'list');
+    if (next.broken) search.set('broken', '1');
     setParams(search, { replace: true });
   }
 
-  const query = resourceListQueryOf(filters);
+  const query = resourceListQueryOf(filters, editor);
   const filtered = Boolean(filters.tag || filters.format || filters.window !== 'all');
   return { filters, query, filtered, update };
 }
