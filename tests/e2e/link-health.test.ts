@@ -166,7 +166,7 @@ for (const database of databases) {
       await visible(page.getByText(LINK_HEALTH_MESSAGES.noneBroken, { exact: true }));
       await visible(brokenFilter(page, 0));
 
-      // Off: the collection's two links left (once the list is reloaded), neither broken.
+      // Off: the collection's two links left, neither broken.
       await brokenFilter(page, 0).click();
       await expect.poll(() => resources(page).count()).toBe(2);
       await visible(resource(page, 'Moved Article'));

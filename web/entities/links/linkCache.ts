@@ -40,6 +40,13 @@ export function removeLink(queryClient: QueryClient, id: string) {
   queryClient.removeQueries({ queryKey: queryKeys.link(id), exact: true });
 }
 
+/** Drops a link removed from a collection from that collection's loaded resource lists at once. */
+export function dropFromCollection(queryClient: QueryClient, supercurationId: string, linkId: string) {
+  mapFeeds(queryClient, (items, filters) =>
+    'supercurationId' in filters && filters.supercurationId === supercurationId ? items.filter((l) => l.id !== linkId) : items,
+  );
+}
+
 /** Puts a link just shared at the top of each loaded 'Shared by me' list it belongs in (SPEC §4). */
 export function prependLink(queryClient: QueryClient, link: Link) {
   mapFeeds(queryClient, (items, filters, pageIndex) => {

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/domain';
 import { api, messageOf } from '../../lib/api';
 import { isSupercurationDetail, queryKeys } from '../../../shared/queries/keys';
-import { patchLink, refreshCollections } from '../../entities/links/linkCache';
+import { dropFromCollection, patchLink, refreshCollections } from '../../entities/links/linkCache';
 
 function patchSupercuration(queryClient: QueryClient, id: string, patch: (s: Supercuration) => Supercuration) {
   queryClient.setQueryData<Supercuration>(queryKeys.supercuration(id), (prev) => (prev ? patch(prev) : prev));
@@ -114,6 +114,7 @@ export function useResourceMutations(id: string) {
           ...l,
           supercurationIds: l.supercurationIds.filter((s) => s !== id),
         }));
+        dropFromCollection(queryClient, id, linkId);
         afterChange();
       },
     }),
