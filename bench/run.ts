@@ -9,6 +9,9 @@
  *             subscribed to BENCH_FOLLOWED (1,000) curators (seeds the links too), see following.ts
  *   previews  CPU to read a link preview from a 500 KB page, in the bench's process, see previews.ts;
  *             alone (BENCH_SECTIONS=previews) it needs no database or server
+ *   link-checks the background link checker against fixture sites on loopback, in a server of its
+ *             own with LINK_CHECK_PER_MINUTE=6000 (after the others, whose server has it off),
+ *             see link-checks.ts
  *
  *   BENCH_USERS=10000 BENCH_DURATION=5 BENCH_CONNECTIONS=10 npm run bench
  *   BENCH_SECTIONS=links BENCH_LINKS=1000000 BENCH_LINK_CONNECTIONS=32 npm run bench
@@ -55,10 +58,13 @@ import { printBudgets } from './budgets';
 import { type CollectionsPlan, type CollectionsResult, benchCollections, printCollections, seedCollections } from './collections';
 import { type FollowingPlan, type FollowingResult, benchFollowing, printFollowing, seedFollowing } from './following';
 import { type ImportResult, benchImport, printImport } from './import';
+import { type LinkChecksResult, benchLinkChecks, printLinkChecks } from './link-checks';
 import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
 import { type PreviewsResult, benchPreviews, printPreviews } from './previews';
 import { type LinkSeedResult, SEED_PASSWORD, seedEmail, seedLinks, seedUsers } from './seed';
 import { type ServerProcess, cpuOfProcesses, startServer } from './server';
+
+type ServerMemory = ReturnType<ServerProcess['memory']>;
 
 const IDLE_RSS_LIMIT_MB = 150;
 const SETTLE_MS = 3_000;
@@ -78,8 +84,10 @@ const COLLECTION_RESOURCES = intEnv('BENCH_COLLECTION_RESOURCES', 5_000);
 const SUBSCRIBERS = intEnv('BENCH_SUBSCRIBERS', 10_000);
 const FOLLOWED = intEnv('BENCH_FOLLOWED', 1_000);
 const WORKERS = intEnv('WORKERS', 1);
-const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'previews'] as const;
+const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'previews', 'link-checks'] as const;
 type Section = (typeof SECTION_NAMES)[number];
+/** The sections measured on one server with the background fetchers off. */
+const SHARED_SERVER_SECTIONS: readonly Section[] = ['users', 'links', 'import', 'collections', 'following'];
 const SECTIONS = new Set(
   (process.env.BENCH_SECTIONS || SECTION_NAMES.join(','))
     .split(',')
@@ -372,65 +380,88 @@ async function main() {
       }
     }
 
-    server = await startServer(env, port);
-    const { baseUrl } = server;
-    const origin = config.publicUrl;
-    await sleep(SETTLE_MS);
-    const idle = server.memory();
-    if (pgDb) pgCpu = await pgBackendCpu(pgDb.url);
-    const running = server;
-    const cpu: CpuProbe = async () => ({ serverS: running.cpuSeconds(), dbS: (await pgCpu?.sample()) ?? null });
+    /** The server with `serverEnv`, and its CPU probe: its processes', plus the bench database's backends on PostgreSQL. */
+    const startMeasured = async (serverEnv: NodeJS.ProcessEnv) => {
+      const running = await startServer(serverEnv, port);
+      server = running;
+      if (pgDb) pgCpu = await pgBackendCpu(pgDb.url);
+      const cpu: CpuProbe = async () => ({ serverS: running.cpuSeconds(), dbS: (await pgCpu?.sample()) ?? null });
+      return { running, cpu };
+    };
+    const stopMeasured = async () => {
+      await pgCpu?.close();
+      pgCpu = undefined;
+      await server?.stop();
+      server = undefined;
+    };
 
-    const users = SECTIONS.has('users') ? await benchUsers(baseUrl, origin, cpu) : undefined;
+    let users: UsersResult | undefined;
     let links: LinksResult | undefined;
-    if (plan) {
-      links = await benchLinks({
+    let collections: CollectionsResult | undefined;
+    let following: FollowingResult | undefined;
+    let imported: ImportResult | undefined;
+    let memory: { idle: ServerMemory; afterLoad: ServerMemory; loadAfter: number } | undefined;
+    if (SHARED_SERVER_SECTIONS.some((section) => SECTIONS.has(section))) {
+      const { running, cpu } = await startMeasured(env);
+      const { baseUrl } = running;
+      const origin = config.publicUrl;
+      await sleep(SETTLE_MS);
+      const idle = running.memory();
+
+      if (SECTIONS.has('users')) users = await benchUsers(baseUrl, origin, cpu);
+      if (plan) {
+        links = await benchLinks({
+          baseUrl,
+          origin,
+          plan,
+          connections: LINK_CONNECTIONS,
+          durationS: DURATION_S,
+          deepPages: DEEP_PAGES,
+          cpu,
+          signIn: (email) => sessionCookie(baseUrl, origin, email),
+        });
+      }
+
+      const sectionOptions = {
         baseUrl,
         origin,
-        plan,
         connections: LINK_CONNECTIONS,
         durationS: DURATION_S,
-        deepPages: DEEP_PAGES,
         cpu,
-        signIn: (email) => sessionCookie(baseUrl, origin, email),
-      });
+        signIn: (email: string) => sessionCookie(baseUrl, origin, email),
+      };
+      collections = collectionsPlan && (await benchCollections({ ...sectionOptions, plan: collectionsPlan }));
+      following = followingPlan && mailSink && (await benchFollowing({ ...sectionOptions, config, plan: followingPlan, sink: mailSink }));
+
+      if (SECTIONS.has('import')) {
+        imported = await benchImport({
+          baseUrl,
+          origin,
+          signIn: (email) => sessionCookie(baseUrl, origin, email),
+          batchUser: seedEmail(Math.min(1, USERS - 1)),
+          bookmarkUser: seedEmail(Math.min(2, USERS - 1)),
+          formatUsers: [3, 4, 5].map((n) => seedEmail(Math.min(n, USERS - 1))),
+          memory: () => running.memory(),
+          resetPeakRss: () => running.resetPeakRss(),
+          cpuSeconds: () => running.cpuSeconds(),
+        });
+      }
+
+      await pgCpu?.close();
+      pgCpu = undefined;
+      await sleep(SETTLE_MS);
+      memory = { idle, afterLoad: running.memory(), loadAfter: loadavg()[0] ?? NaN };
+      await stopMeasured();
     }
 
-    const sectionOptions = {
-      baseUrl,
-      origin,
-      connections: LINK_CONNECTIONS,
-      durationS: DURATION_S,
-      cpu,
-      signIn: (email: string) => sessionCookie(baseUrl, origin, email),
-    };
-    const collections: CollectionsResult | undefined =
-      collectionsPlan && (await benchCollections({ ...sectionOptions, plan: collectionsPlan }));
-    const following: FollowingResult | undefined =
-      followingPlan && mailSink && (await benchFollowing({ ...sectionOptions, config, plan: followingPlan, sink: mailSink }));
-
-    let imported: ImportResult | undefined;
-    if (SECTIONS.has('import')) {
-      imported = await benchImport({
-        baseUrl,
-        origin,
-        signIn: (email) => sessionCookie(baseUrl, origin, email),
-        batchUser: seedEmail(Math.min(1, USERS - 1)),
-        bookmarkUser: seedEmail(Math.min(2, USERS - 1)),
-        formatUsers: [3, 4, 5].map((n) => seedEmail(Math.min(n, USERS - 1))),
-        memory: () => running.memory(),
-        resetPeakRss: () => running.resetPeakRss(),
-        cpuSeconds: () => running.cpuSeconds(),
-      });
-    }
-
-    await pgCpu?.close();
-    pgCpu = undefined;
-    await sleep(SETTLE_MS);
-    const afterLoad = server.memory();
-    const loadAfter = loadavg()[0] ?? NaN;
-    await server.stop();
-    server = undefined;
+    // Last, on a server of its own: the checker's requests would weigh on the other sections' figures.
+    const linkChecks: LinkChecksResult | undefined = SECTIONS.has('link-checks')
+      ? await benchLinkChecks({
+          config,
+          start: async (overrides) => (await startMeasured({ ...env, ...overrides })).cpu,
+          stop: stopMeasured,
+        })
+      : undefined;
 
     if (users) {
       console.log('');
@@ -456,22 +487,29 @@ async function main() {
       console.log('');
       printPreviews(previews);
     }
+    if (linkChecks) {
+      console.log('');
+      printLinkChecks(linkChecks);
+    }
     console.log('');
     const budgets = printBudgets([...(links?.routes ?? []), ...(collections?.routes ?? []), ...(following ? [following.dashboard, ...following.feed] : [])], dialect);
     console.log('');
-    const verdict = idle.rssMb < IDLE_RSS_LIMIT_MB ? 'under' : 'OVER';
-    console.log(
-      `Server RSS at idle:       ${mb(idle.rssMb)} ` +
-        (idle.processes === 1
-          ? `(${verdict} the ${IDLE_RSS_LIMIT_MB} MB budget)`
-          : `(${idle.processes} processes; the ${IDLE_RSS_LIMIT_MB} MB budget is one process's, WORKERS=1)`),
-    );
-    console.log(`Server RSS after load:    ${mb(afterLoad.rssMb)} (idle again after ${SETTLE_MS / 1000} s)`);
-    console.log(`Server peak RSS (VmHWM):  ${mb(afterLoad.peakRssMb)}`);
-    console.log(
-      `Load average (1 min) after the run: ${loadAfter.toFixed(2)} on ${availableParallelism()} cores ` +
-        '(the bench itself accounts for about 2; more means other work competed with it).',
-    );
+    if (memory) {
+      const { idle, afterLoad } = memory;
+      const verdict = idle.rssMb < IDLE_RSS_LIMIT_MB ? 'under' : 'OVER';
+      console.log(
+        `Server RSS at idle:       ${mb(idle.rssMb)} ` +
+          (idle.processes === 1
+            ? `(${verdict} the ${IDLE_RSS_LIMIT_MB} MB budget)`
+            : `(${idle.processes} processes; the ${IDLE_RSS_LIMIT_MB} MB budget is one process's, WORKERS=1)`),
+      );
+      console.log(`Server RSS after load:    ${mb(afterLoad.rssMb)} (idle again after ${SETTLE_MS / 1000} s)`);
+      console.log(`Server peak RSS (VmHWM):  ${mb(afterLoad.peakRssMb)}`);
+      console.log(
+        `Load average (1 min) after the run: ${memory.loadAfter.toFixed(2)} on ${availableParallelism()} cores ` +
+          '(the bench itself accounts for about 2; more means other work competed with it).',
+      );
+    }
 
     const result = {
       dialect,
@@ -482,7 +520,7 @@ async function main() {
       durationS: DURATION_S,
       cores: availableParallelism(),
       workers: WORKERS,
-      loadAverage: loadAfter,
+      loadAverage: memory?.loadAfter ?? loadavg()[0],
       budgetsPassed: budgets,
       ...(users && {
         throughput: Object.fromEntries(
@@ -498,14 +536,17 @@ async function main() {
       ...(collections && { collections }),
       ...(following && { following }),
       ...(previews && { previews }),
-      memory: {
-        idleRssMb: idle.rssMb,
-        idleRssLimitMb: IDLE_RSS_LIMIT_MB,
-        idleRssUnderLimit: idle.rssMb < IDLE_RSS_LIMIT_MB,
-        processes: idle.processes,
-        afterLoadRssMb: afterLoad.rssMb,
-        peakRssMb: afterLoad.peakRssMb,
-      },
+      ...(linkChecks && { linkChecks }),
+      ...(memory && {
+        memory: {
+          idleRssMb: memory.idle.rssMb,
+          idleRssLimitMb: IDLE_RSS_LIMIT_MB,
+          idleRssUnderLimit: memory.idle.rssMb < IDLE_RSS_LIMIT_MB,
+          processes: memory.idle.processes,
+          afterLoadRssMb: memory.afterLoad.rssMb,
+          peakRssMb: memory.afterLoad.peakRssMb,
+        },
+      }),
     };
     console.log('');
     // Two decimals are plenty for every measured figure.

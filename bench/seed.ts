@@ -106,7 +106,7 @@ function mix32(x: number): number {
 }
 
 /** A small seeded PRNG (mulberry32), so SQLite and PostgreSQL get the same data set. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -463,6 +463,7 @@ export async function seedLinks(
           0,
           createdAt,
           createdAt,
+          null, // broken_at
         ]);
       }
       await bulk.transaction(async () => {
