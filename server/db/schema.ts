@@ -165,6 +165,8 @@ export interface Database {
   fetch_hosts: {
     host: string;
     next_at: string;
+    /** The last time a check of this host's backlog was laid out for (link-checks.ts, queueBehindHosts). */
+    queued_until: string | null;
   };
   /** Requests of a background fetcher ('previews', 'checks') in each minute ('2026-11-28T10:15'), all processes together. */
   fetch_budget: {

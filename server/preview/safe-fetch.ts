@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
+import { setTimeout } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { type HopPolicy, bareHostname } from './address-policy';
 
@@ -71,6 +72,8 @@ export interface SafeFetchOptions {
   maxBytes: number;
   maxRedirects: number;
   headers: Record<string, string>;
+  /** A redirect to the same host is followed this much later (a polite fetcher's spacing). */
+  sameHostHopDelayMs?: number;
   /** GET (default) or HEAD, on every hop. */
   method?: 'GET' | 'HEAD';
   /** Whether to read the body of a final response (e.g. only 2xx HTML). Default: 2xx. */
@@ -110,7 +113,9 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
     if (REDIRECTS.has(res.statusCode ?? 0) && location) {
       res.destroy();
       if (redirects >= options.maxRedirects) throw new FetchFailedError(`More than ${options.maxRedirects} redirects`, 'redirects');
-      url = nextUrl(url, location);
+      const next = nextUrl(url, location);
+      if (options.sameHostHopDelayMs && next.host === url.host) await pause(options.sameHostHopDelayMs, signal);
+      url = next;
       continue;
     }
     const status = res.statusCode ?? 0;
@@ -157,6 +162,15 @@ async function vetHop(url: URL, policy: HopPolicy, resolve: Resolver, signal: Ab
   if (addresses.length === 0) throw new FetchFailedError(`No address for ${host}`, 'dns');
   if (!policy.allowsAddresses(addresses.map((a) => a.address), url)) throw new FetchRefusedError(url.href);
   return addresses;
+}
+
+/** Waits `ms`, or fails as a timeout when the deadline comes first. */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await setTimeout(ms, undefined, { signal });
+  } catch {
+    throw new FetchFailedError('Timed out', 'timeout');
+  }
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -27,7 +27,11 @@ export async function budgetLeft(trx: Q, db: Db, kind: FetcherKind, perMinute: n
     .executeTakeFirst();
   if (Number(opened.numInsertedOrUpdatedRows ?? 0) > 0) {
     await trx.deleteFrom('fetch_budget').where('kind', '=', kind).where('minute', '<', minute).execute();
-    await trx.deleteFrom('fetch_hosts').where('next_at', '<', nowIso).execute();
+    await trx
+      .deleteFrom('fetch_hosts')
+      .where('next_at', '<', nowIso)
+      .where((eb) => eb.or([eb('queued_until', 'is', null), eb('queued_until', '<', nowIso)]))
+      .execute();
   }
   const row = trx.selectFrom('fetch_budget').select('used').where('kind', '=', kind).where('minute', '=', minute);
   const { used } = await (db.dialect === 'postgres' ? row.forUpdate() : row).executeTakeFirstOrThrow();
@@ -87,5 +91,15 @@ export async function holdHosts(q: Q, hosts: readonly string[], until: Date): Pr
         next_at: sql<string>`case when fetch_hosts.next_at > excluded.next_at then fetch_hosts.next_at else excluded.next_at end`,
       }),
     )
+    .execute();
+}
+
+/** The host may be asked again from `at` (its request has ended), whatever it was booked until. */
+export async function hostFreeAt(q: Q, host: string, at: Date): Promise<void> {
+  const nextAt = at.toISOString();
+  await q
+    .insertInto('fetch_hosts')
+    .values({ host, next_at: nextAt })
+    .onConflict((oc) => oc.column('host').doUpdateSet({ next_at: nextAt }))
     .execute();
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import {
   type CheckOutcome,
   LINK_CHECK_HOST_SPACING_MS,
@@ -18,7 +18,7 @@ import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-polic
 import { FetchFailedError, type FetchedPage, FetchRefusedError, type Resolver, safeFetch } from '../preview/safe-fetch';
 import { userAgent } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { CLAIM_WINDOW, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, budgetLeft, dueUnclaimed, holdHosts, hostFreeAt, onePerHost, spendBudget } from './fetch-politeness';
 import { membershipsOf } from './memberships';
 
 /**
@@ -57,7 +57,9 @@ export function createLinkFetcher(opts: LinkFetcherOptions): LinkFetcher {
       method,
       policy: opts.policy ?? (opts.allowPrivate ? anyAddress : publicOnly),
       resolve: opts.resolve,
-      timeoutMs: opts.timeoutMs,
+      // A redirect to the same site waits its turn there: the deadline allows for those waits.
+      timeoutMs: opts.timeoutMs + LINK_CHECK_REDIRECTS * LINK_CHECK_HOST_SPACING_MS,
+      sameHostHopDelayMs: LINK_CHECK_HOST_SPACING_MS,
       maxBytes: 0,
       maxRedirects: LINK_CHECK_REDIRECTS,
       headers: { 'user-agent': userAgent(opts.publicUrl), accept: 'text/html,*/*;q=0.5' },
@@ -101,7 +103,8 @@ export interface ClaimedCheck {
 
 /**
  * Claims up to LINK_CHECK_ROUND_MAX due checks within the minute's budget, one per host free now,
- * and books their hosts for LINK_CHECK_HOST_SPACING_MS and the budget, in one transaction.
+ * among the CLAIM_WINDOW oldest, and books the budget and their hosts (for the lease: each check
+ * frees its host LINK_CHECK_HOST_SPACING_MS after its request has ended), in one transaction.
  */
 export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Promise<{ token: string; checks: ClaimedCheck[] }> {
   const token = randomBytes(12).toString('hex');
@@ -117,28 +120,69 @@ export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Pro
       .orderBy('due_at')
       .orderBy('link_id')
       .limit(CLAIM_WINDOW);
-    const candidates = await trx
+    const window = await trx
       .selectFrom(head.as('c'))
       .innerJoin('links as l', 'l.id', 'c.link_id')
-      .select(['c.link_id', 'c.host', 'l.url', 'c.method', 'c.failures', 'c.last_failure_at', 'c.marked_fine', 'l.broken_at'])
+      .leftJoin('fetch_hosts as h', 'h.host', 'c.host')
+      .select(['c.link_id', 'c.host', 'l.url', 'c.method', 'c.failures', 'c.last_failure_at', 'c.marked_fine', 'l.broken_at', 'h.next_at', 'h.queued_until'])
       .where('l.url', 'is not', null)
-      .where(hostIsFree('c.host', nowIso))
       .orderBy('c.due_at')
       .orderBy('c.link_id')
-      .limit(room * 8)
       .execute();
-    const picked = onePerHost(candidates, room).map((c) => ({ ...c, url: c.url as string, method: c.method as CheckMethod }));
-    if (picked.length === 0) return [];
-    await trx
-      .updateTable('link_checks')
-      .set({ claimed_until: new Date(now.getTime() + LINK_CHECK_LEASE_MS).toISOString(), claim_token: token })
-      .where('link_id', 'in', picked.map((p) => p.link_id))
-      .execute();
-    await holdHosts(trx, picked.map((p) => p.host), new Date(now.getTime() + LINK_CHECK_HOST_SPACING_MS));
-    await spendBudget(trx, 'checks', picked.length, now);
+    const free = window.filter((c) => c.next_at === null || c.next_at <= nowIso);
+    const picked = onePerHost(free, room).map((c) => ({ ...c, url: c.url as string, method: c.method as CheckMethod }));
+    if (picked.length > 0) {
+      await trx
+        .updateTable('link_checks')
+        .set({ claimed_until: new Date(now.getTime() + LINK_CHECK_LEASE_MS).toISOString(), claim_token: token })
+        .where('link_id', 'in', picked.map((p) => p.link_id))
+        .execute();
+      await holdHosts(trx, picked.map((p) => p.host), new Date(now.getTime() + LINK_CHECK_LEASE_MS));
+      await spendBudget(trx, 'checks', picked.length, now);
+    }
+    await queueBehindHosts(trx, window, new Set(picked.map((p) => p.link_id)), room > picked.length, now);
     return picked;
   });
   return { token, checks };
+}
+
+type WindowRow = { link_id: string; host: string; queued_until: string | null };
+
+/**
+ * Lays out the window's checks on hosts busy now (or just claimed) one host turn apart, after what
+ * each host already has laid out (fetch_hosts.queued_until). A backlog of one big site then leaves
+ * the head of the queue to the other sites instead of filling it, and a GET asked after a HEAD
+ * waits behind its own host only. A check moves when it reaches the head on a busy host. Only when
+ * the round had room for more hosts (so none of the window is free): a round short of budget or of
+ * LINK_CHECK_ROUND_MAX moves nothing.
+ */
+async function queueBehindHosts(trx: Q, window: readonly WindowRow[], picked: ReadonlySet<string>, hadRoom: boolean, now: Date): Promise<void> {
+  if (!hadRoom) return;
+  const nowMs = now.getTime();
+  const laidOut = new Map<string, number>();
+  const moves: { id: string; dueAt: string }[] = [];
+  for (const c of window) {
+    if (picked.has(c.link_id)) {
+      laidOut.set(c.host, Math.max(laidOut.get(c.host) ?? 0, nowMs));
+      continue;
+    }
+    const after = laidOut.get(c.host) ?? Math.max(nowMs, c.queued_until ? Date.parse(c.queued_until) : 0);
+    const at = after + LINK_CHECK_HOST_SPACING_MS;
+    laidOut.set(c.host, at);
+    moves.push({ id: c.link_id, dueAt: new Date(at).toISOString() });
+  }
+  if (moves.length === 0) return;
+  await trx
+    .updateTable('link_checks')
+    .set({ due_at: sql<string>`case link_id ${sql.join(moves.map((m) => sql`when ${m.id} then ${m.dueAt}`), sql` `)} end` })
+    .where('link_id', 'in', moves.map((m) => m.id))
+    .execute();
+  const nowIso = now.toISOString();
+  await trx
+    .insertInto('fetch_hosts')
+    .values([...laidOut].map(([host, until]) => ({ host, next_at: nowIso, queued_until: new Date(until).toISOString() })))
+    .onConflict((oc) => oc.column('host').doUpdateSet((eb) => ({ queued_until: eb.ref('excluded.queued_until') })))
+    .execute();
 }
 
 /** Seconds or an HTTP date, in ms from now; null when absent or unreadable. */
@@ -189,6 +233,7 @@ export interface LinkCheckDeps {
 
 /** Asks the link's site once and records what it said (only while the claim is still ours). */
 async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now: Date): Promise<void> {
+  const started = performance.now();
   let outcome: CheckOutcome | 'try-get';
   try {
     outcome = outcomeOf(job.url, job.method, await deps.fetcher(job.url, job.method), now);
@@ -197,11 +242,14 @@ async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now:
   }
   const ours = (q: Q) => q.updateTable('link_checks').where('link_id', '=', job.link_id).where('claim_token', '=', token);
   const released = { claimed_until: null, claim_token: null };
+  // The host's next turn is a spacing after this request ended (on the round's clock).
+  const nextTurn = new Date(now.getTime() + (performance.now() - started) + LINK_CHECK_HOST_SPACING_MS);
   if (outcome === 'try-get') {
     // The GET waits for its turn on the host like any request.
-    await ours(deps.db.kysely)
-      .set({ ...released, method: 'GET', due_at: new Date(now.getTime() + LINK_CHECK_HOST_SPACING_MS).toISOString() })
-      .execute();
+    await deps.db.kysely.transaction().execute(async (trx) => {
+      await ours(trx).set({ ...released, method: 'GET', due_at: nextTurn.toISOString() }).execute();
+      await hostFreeAt(trx, job.host, nextTurn);
+    });
     return;
   }
   const before: LinkHealth = {
@@ -224,11 +272,11 @@ async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now:
         due_at: dueAt.toISOString(),
       })
       .executeTakeFirst();
+    await hostFreeAt(trx, job.host, found.kind === 'later' && dueAt > nextTurn ? dueAt : nextTurn);
     if (Number(updated.numUpdatedRows) === 0) return;
     if (health.brokenAt !== job.broken_at) {
       await trx.updateTable('links').set({ broken_at: health.brokenAt }).where('id', '=', job.link_id).execute();
     }
-    if (found.kind === 'later') await holdHosts(trx, [job.host], dueAt);
   });
 }
 

@@ -32,6 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('fetch_hosts')
     .addColumn('host', 'text', (c) => c.primaryKey())
     .addColumn('next_at', 'text', (c) => c.notNull())
+    .addColumn('queued_until', 'text')
     .execute();
   await db.schema
     .createTable('fetch_budget')
