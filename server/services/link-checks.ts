@@ -115,7 +115,7 @@ export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Pro
     if (room <= 0) return [];
     const head = trx
       .selectFrom('link_checks')
-      .select(['link_id', 'host', 'due_at', 'method', 'failures', 'last_failure_at', 'marked_fine'])
+      .select(['link_id', 'host', 'due_at', 'method', 'failures', 'last_failure_at', 'marked_fine', 'last_result'])
       .where(dueUnclaimed(nowIso))
       .orderBy('due_at')
       .orderBy('link_id')
@@ -124,7 +124,7 @@ export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Pro
       .selectFrom(head.as('c'))
       .innerJoin('links as l', 'l.id', 'c.link_id')
       .leftJoin('fetch_hosts as h', 'h.host', 'c.host')
-      .select(['c.link_id', 'c.host', 'l.url', 'c.method', 'c.failures', 'c.last_failure_at', 'c.marked_fine', 'l.broken_at', 'h.next_at', 'h.queued_until'])
+      .select(['c.link_id', 'c.host', 'l.url', 'c.method', 'c.failures', 'c.last_failure_at', 'c.marked_fine', 'l.broken_at', 'c.last_result', 'h.next_at', 'h.queued_until'])
       .where('l.url', 'is not', null)
       .orderBy('c.due_at')
       .orderBy('c.link_id')
@@ -146,7 +146,10 @@ export async function claimLinkChecks(db: Db, perMinute: number, now: Date): Pro
   return { token, checks };
 }
 
-type WindowRow = { link_id: string; host: string; queued_until: string | null };
+type WindowRow = { link_id: string; host: string; last_result: string | null; next_at: string | null; queued_until: string | null };
+
+/** What a HEAD answered that is to be asked again with GET ('HEAD 405'): that GET goes first at its host. */
+const HEAD_ANSWERED = 'HEAD ';
 
 /**
  * Lays out the window's checks on hosts busy now (or just claimed) one host turn apart, after what
@@ -166,7 +169,13 @@ async function queueBehindHosts(trx: Q, window: readonly WindowRow[], picked: Re
       laidOut.set(c.host, Math.max(laidOut.get(c.host) ?? 0, nowMs));
       continue;
     }
-    const after = laidOut.get(c.host) ?? Math.max(nowMs, c.queued_until ? Date.parse(c.queued_until) : 0);
+    const time = (iso: string | null) => (iso ? Date.parse(iso) : 0);
+    if (c.last_result?.startsWith(HEAD_ANSWERED)) {
+      // A check half done (its HEAD asked) takes the host's next turn, ahead of its backlog.
+      moves.push({ id: c.link_id, dueAt: new Date(Math.max(nowMs + LINK_CHECK_HOST_SPACING_MS, time(c.next_at))).toISOString() });
+      continue;
+    }
+    const after = laidOut.get(c.host) ?? Math.max(nowMs, time(c.queued_until));
     const at = after + LINK_CHECK_HOST_SPACING_MS;
     laidOut.set(c.host, at);
     moves.push({ id: c.link_id, dueAt: new Date(at).toISOString() });
@@ -232,22 +241,27 @@ export interface LinkCheckDeps {
 }
 
 /** Asks the link's site once and records what it said (only while the claim is still ours). */
-async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now: Date): Promise<void> {
-  const started = performance.now();
+async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now: Date, started: number): Promise<void> {
   let outcome: CheckOutcome | 'try-get';
+  let headStatus = 0;
   try {
-    outcome = outcomeOf(job.url, job.method, await deps.fetcher(job.url, job.method), now);
+    const page = await deps.fetcher(job.url, job.method);
+    headStatus = page.status;
+    outcome = outcomeOf(job.url, job.method, page, now);
   } catch (err) {
     outcome = outcomeOfError(err);
   }
   const ours = (q: Q) => q.updateTable('link_checks').where('link_id', '=', job.link_id).where('claim_token', '=', token);
   const released = { claimed_until: null, claim_token: null };
-  // The host's next turn is a spacing after this request ended (on the round's clock).
+  // The host's next turn is a spacing after this request ended, on the round's clock (`now` is when
+  // the round began, `started` too on the monotonic clock: the claim's time counts).
   const nextTurn = new Date(now.getTime() + (performance.now() - started) + LINK_CHECK_HOST_SPACING_MS);
   if (outcome === 'try-get') {
     // The GET waits for its turn on the host like any request.
     await deps.db.kysely.transaction().execute(async (trx) => {
-      await ours(trx).set({ ...released, method: 'GET', due_at: nextTurn.toISOString() }).execute();
+      await ours(trx)
+        .set({ ...released, method: 'GET', due_at: nextTurn.toISOString(), last_result: `${HEAD_ANSWERED}${headStatus}` })
+        .execute();
       await hostFreeAt(trx, job.host, nextTurn);
     });
     return;
@@ -282,10 +296,11 @@ async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now:
 
 /** One round: claim, then check the claimed links side by side. Answers how many were claimed. */
 export async function runLinkCheckRound(deps: LinkCheckDeps, now = new Date()): Promise<number> {
+  const started = performance.now();
   const { token, checks } = await claimLinkChecks(deps.db, deps.perMinute, now);
   await Promise.all(
     checks.map((job) =>
-      check(deps, token, job, now).catch((err: unknown) => deps.log?.warn({ err, url: job.url }, 'link check failed')),
+      check(deps, token, job, now, started).catch((err: unknown) => deps.log?.warn({ err, url: job.url }, 'link check failed')),
     ),
   );
   return checks.length;
