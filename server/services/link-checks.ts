@@ -186,6 +186,7 @@ async function queueBehindHosts(trx: Q, window: readonly WindowRow[], picked: Re
     .set({ due_at: sql<string>`case link_id ${sql.join(moves.map((m) => sql`when ${m.id} then ${m.dueAt}`), sql` `)} end` })
     .where('link_id', 'in', moves.map((m) => m.id))
     .execute();
+  if (laidOut.size === 0) return;
   const nowIso = now.toISOString();
   await trx
     .insertInto('fetch_hosts')
@@ -257,10 +258,11 @@ async function check(deps: LinkCheckDeps, token: string, job: ClaimedCheck, now:
   // the round began, `started` too on the monotonic clock: the claim's time counts).
   const nextTurn = new Date(now.getTime() + (performance.now() - started) + LINK_CHECK_HOST_SPACING_MS);
   if (outcome === 'try-get') {
-    // The GET waits for its turn on the host like any request.
+    // The GET waits for the host's next turn; still due since its own turn came, it goes ahead of
+    // the host's backlog.
     await deps.db.kysely.transaction().execute(async (trx) => {
       await ours(trx)
-        .set({ ...released, method: 'GET', due_at: nextTurn.toISOString(), last_result: `${HEAD_ANSWERED}${headStatus}` })
+        .set({ ...released, method: 'GET', last_result: `${HEAD_ANSWERED}${headStatus}` })
         .execute();
       await hostFreeAt(trx, job.host, nextTurn);
     });
