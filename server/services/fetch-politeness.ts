@@ -66,6 +66,12 @@ export function dueUnclaimed(nowIso: string) {
   return sql<boolean>`due_at <= ${nowIso} and (claimed_until is null or claimed_until <= ${nowIso})`;
 }
 
+/** Whether any job of the table is due now (a read, so that an idle worker writes nothing). */
+export async function anyJobDue(db: Db, table: 'link_preview_jobs' | 'link_checks', now: Date): Promise<boolean> {
+  const row = await db.kysely.selectFrom(table).select('link_id').where('due_at', '<=', now.toISOString()).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Picks at most `room` candidates, one per host, in their order. */
 export function onePerHost<T extends { host: string }>(candidates: readonly T[], room: number): T[] {
   const picked: T[] = [];

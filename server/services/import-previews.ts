@@ -7,7 +7,7 @@ import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { CLAIM_WINDOW, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, anyJobDue, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 
 /**
  * Previews of imported links, fetched afterwards in the background: a job per new link (written
@@ -165,12 +165,6 @@ export async function runPreviewRound(deps: PreviewWorkerDeps, now = new Date())
   return jobs.length;
 }
 
-/** Whether any job is due now (a read, so that an idle worker writes nothing). */
-async function anyDue(db: Db, now: Date): Promise<boolean> {
-  const row = await db.kysely.selectFrom('link_preview_jobs').select('link_id').where('due_at', '<=', now.toISOString()).limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
  * The worker of a server process: rounds every PREVIEW_HOST_SPACING_MS while jobs are due, else a
  * look every PREVIEW_POLL_MS. Nothing runs when IMPORT_PREVIEW_PER_MINUTE is 0.
@@ -181,7 +175,7 @@ export function startPreviewWorker(deps: PreviewWorkerDeps): BackgroundWorker {
     enabled: deps.perMinute > 0,
     busyMs: PREVIEW_HOST_SPACING_MS,
     idleMs: PREVIEW_POLL_MS,
-    anyDue: (now) => anyDue(deps.db, now),
+    anyDue: (now) => anyJobDue(deps.db, 'link_preview_jobs', now),
     round: (now) => runPreviewRound(deps, now),
     log: deps.log,
   });

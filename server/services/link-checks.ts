@@ -18,7 +18,7 @@ import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-polic
 import { FetchFailedError, type FetchedPage, FetchRefusedError, type Resolver, safeFetch } from '../preview/safe-fetch';
 import { userAgent } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { CLAIM_WINDOW, budgetLeft, dueUnclaimed, holdHosts, hostFreeAt, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, anyJobDue, budgetLeft, dueUnclaimed, holdHosts, hostFreeAt, onePerHost, spendBudget } from './fetch-politeness';
 import { membershipsOf } from './memberships';
 
 /**
@@ -308,11 +308,6 @@ export async function runLinkCheckRound(deps: LinkCheckDeps, now = new Date()): 
   return checks.length;
 }
 
-async function anyDue(db: Db, now: Date): Promise<boolean> {
-  const row = await db.kysely.selectFrom('link_checks').select('link_id').where('due_at', '<=', now.toISOString()).limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** The checker of a server process; nothing runs when LINK_CHECK_PER_MINUTE is 0. */
 export function startLinkChecker(deps: LinkCheckDeps): BackgroundWorker {
   return startBackgroundWorker({
@@ -320,7 +315,7 @@ export function startLinkChecker(deps: LinkCheckDeps): BackgroundWorker {
     enabled: deps.perMinute > 0,
     busyMs: LINK_CHECK_BUSY_MS,
     idleMs: LINK_CHECK_POLL_MS,
-    anyDue: (now) => anyDue(deps.db, now),
+    anyDue: (now) => anyJobDue(deps.db, 'link_checks', now),
     round: (now) => runLinkCheckRound(deps, now),
     log: deps.log,
   });
