@@ -17,6 +17,7 @@ import * as m0013 from './migrations/0013_supercuration_followers';
 import * as m0014 from './migrations/0014_imported_memberships';
 import * as m0015 from './migrations/0015_link_preview_jobs';
 import * as m0016 from './migrations/0016_link_health';
+import * as m0017 from './migrations/0017_link_facts';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_imported_memberships': m0014,
   '0015_link_preview_jobs': m0015,
   '0016_link_health': m0016,
+  '0017_link_facts': m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

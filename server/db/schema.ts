@@ -68,6 +68,12 @@ export interface Database {
     updated_at: string;
     /** When the link checker found it broken; null while it works (server/services/link-checks.ts). */
     broken_at: string | null;
+    /** What the page says about itself (shared/domain LinkFacts; server/services/link-facts.ts). */
+    site_name: string | null;
+    favicon_url: string | null;
+    author: string | null;
+    published_at: string | null;
+    lang: string | null;
   };
   link_topics: {
     link_id: string;
@@ -156,6 +162,8 @@ export interface Database {
     host: string;
     /** 1: the file gave no title (the link's is its host), so the page's may replace it. */
     fill_title: number;
+    /** 1: only the page's facts are filled in (a link shared without a cached preview; migration 0017). */
+    facts_only: Generated<number>;
     due_at: string;
     attempts: Generated<number>;
     claimed_until: string | null;

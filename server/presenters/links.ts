@@ -2,6 +2,7 @@ import type { FormatId, Link } from '../../shared/domain';
 import { canDeleteLink, canEditLink } from '../policies/links';
 import { canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
+import { factsOfRow } from '../services/link-facts';
 import type { LinkRow } from '../services/links';
 import type { Membership } from '../services/memberships';
 import { userCard } from './users';
@@ -30,6 +31,7 @@ export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: V
     supercurationIds: visible.map((c) => c.supercurationId),
     supercurationTags: Object.fromEntries(visible.map((c) => [c.supercurationId, c.tags])),
     broken: r.broken_at !== null,
+    ...factsOfRow(r),
     canEdit: canEditLink(viewer, { userId: r.user_id }, [...collections]),
     canDelete: canDeleteLink(viewer, { userId: r.user_id }),
   };

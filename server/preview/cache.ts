@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { LinkPreview } from '../../shared/domain';
+import { FORMAT_IDS, type FormatId, type LinkFacts, type LinkPreview, NO_LINK_FACTS } from '../../shared/domain';
 import type { Db } from '../db';
+import type { Database } from '../db/schema';
 
 /**
  * Previews kept in the database (table link_previews, migration 0003), so every server process
@@ -11,25 +12,46 @@ export interface LinkPreviewsTable {
   title: string;
   description: string;
   thumbnail_url: string | null;
+  /** LinkFacts and the suggested format, as JSON (migration 0017); null in rows written before it. */
+  facts: string | null;
   fetched_at: string;
   expires_at: string;
 }
 
 type PreviewTables = { link_previews: LinkPreviewsTable };
 
-function previews(db: Db): Kysely<PreviewTables> {
-  return db.kysely.withTables<PreviewTables>() as unknown as Kysely<PreviewTables>;
+/** The tables on the app's Db or on a query builder (a transaction) of it. */
+function previews(db: Db | Kysely<Database>): Kysely<PreviewTables> {
+  const k = 'kysely' in db ? db.kysely : db;
+  return k.withTables<PreviewTables>() as unknown as Kysely<PreviewTables>;
 }
 
 /** The stored preview of a normalised URL if it has not expired. */
-export async function readCachedPreview(db: Db, url: string, now: Date): Promise<LinkPreview | null> {
+export async function readCachedPreview(db: Db | Kysely<Database>, url: string, now: Date): Promise<LinkPreview | null> {
   const row = await previews(db)
     .selectFrom('link_previews')
-    .select(['url', 'title', 'description', 'thumbnail_url'])
+    .select(['url', 'title', 'description', 'thumbnail_url', 'facts'])
     .where('url', '=', url)
     .where('expires_at', '>', now.toISOString())
     .executeTakeFirst();
-  return row ? { url: row.url, title: row.title, description: row.description, thumbnailUrl: row.thumbnail_url } : null;
+  if (!row) return null;
+  return { url: row.url, title: row.title, description: row.description, thumbnailUrl: row.thumbnail_url, ...factsOf(row.facts) };
+}
+
+type StoredFacts = LinkFacts & { format: FormatId | null };
+
+/** The facts column as written by writeCachedPreview; anything else reads as none. */
+function factsOf(json: string | null): StoredFacts {
+  let stored: Partial<Record<keyof StoredFacts, unknown>> = {};
+  try {
+    stored = json ? JSON.parse(json) : {};
+  } catch {
+    // an unreadable row has no facts
+  }
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const format = FORMAT_IDS.find((f) => f === stored.format) ?? null;
+  const facts = Object.fromEntries(Object.keys(NO_LINK_FACTS).map((k) => [k, str(stored[k as keyof LinkFacts])]));
+  return { ...(facts as unknown as LinkFacts), format };
 }
 
 export async function writeCachedPreview(db: Db, preview: LinkPreview, now: Date, ttlMs: number): Promise<void> {
@@ -37,6 +59,14 @@ export async function writeCachedPreview(db: Db, preview: LinkPreview, now: Date
     title: preview.title,
     description: preview.description,
     thumbnail_url: preview.thumbnailUrl,
+    facts: JSON.stringify({
+      siteName: preview.siteName,
+      faviconUrl: preview.faviconUrl,
+      author: preview.author,
+      publishedAt: preview.publishedAt,
+      lang: preview.lang,
+      format: preview.format,
+    } satisfies StoredFacts),
     fetched_at: now.toISOString(),
     expires_at: new Date(now.getTime() + ttlMs).toISOString(),
   };

@@ -5,6 +5,13 @@ export interface JsonLdFacts {
   description: string | null;
   /** `image`, then `thumbnailUrl`, as written (not yet resolved against the page). */
   image: string | null;
+  /** The publisher's name and logo (the logo as written). */
+  publisher: string | null;
+  logo: string | null;
+  /** The first author's name. */
+  author: string | null;
+  datePublished: string | null;
+  inLanguage: string | null;
 }
 
 type Node = Record<string, unknown>;
@@ -27,9 +34,33 @@ function imageOf(value: unknown): string | null {
   return text(value);
 }
 
+/** A node, or the entity of the same block it refers to by `@id` (as @graph members do). */
+function deref(value: unknown, byId: Map<string, Node>): unknown {
+  const first = Array.isArray(value) ? value[0] : value;
+  if (isNode(first) && typeof first['@id'] === 'string' && first.name === undefined) return byId.get(first['@id']) ?? first;
+  return first;
+}
+
+/** A person or organisation given as a name or a node with a name (the first of a list). */
+function nameOf(value: unknown, byId: Map<string, Node>): string | null {
+  const node = deref(value, byId);
+  return isNode(node) ? text(node.name) : text(node);
+}
+
+const typed = (node: Node, type: string) => [node['@type']].flat().includes(type);
+
 /** Reads the blocks in document order; a block that is not valid JSON is skipped. */
 export function jsonLdFacts(blocks: string[]): JsonLdFacts {
-  const facts: JsonLdFacts = { headline: null, description: null, image: null };
+  const facts: JsonLdFacts = {
+    headline: null,
+    description: null,
+    image: null,
+    publisher: null,
+    logo: null,
+    author: null,
+    datePublished: null,
+    inLanguage: null,
+  };
   for (const block of blocks) {
     let parsed: unknown;
     try {
@@ -37,10 +68,18 @@ export function jsonLdFacts(blocks: string[]): JsonLdFacts {
     } catch {
       continue;
     }
-    for (const node of entities(parsed)) {
+    const nodes = entities(parsed);
+    const byId = new Map(nodes.filter((n) => typeof n['@id'] === 'string').map((n) => [n['@id'] as string, n]));
+    for (const node of nodes) {
       facts.headline ??= text(node.headline);
       facts.description ??= text(node.description);
       facts.image ??= imageOf(node.image) ?? imageOf(node.thumbnailUrl);
+      facts.author ??= nameOf(node.author, byId);
+      facts.datePublished ??= text(node.datePublished) ?? text(node.uploadDate);
+      facts.inLanguage ??= nameOf(node.inLanguage, byId);
+      const publisher = deref(node.publisher, byId);
+      facts.publisher ??= nameOf(publisher, byId) ?? (typed(node, 'WebSite') ? text(node.name) : null);
+      if (isNode(publisher)) facts.logo ??= imageOf(publisher.logo);
     }
   }
   return facts;

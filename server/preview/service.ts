@@ -2,7 +2,8 @@ import type { LinkPreview } from '../../shared/domain';
 import type { Db } from '../db';
 import { type HopPolicy, anyAddress, publicOnly } from './address-policy';
 import { deleteExpiredPreviews, readCachedPreview, writeCachedPreview } from './cache';
-import { decodeDocument, extractMetadata, fallbackPreview, imageUrl, isHtml, previewOf } from './metadata';
+import { OEMBED_MAX_BYTES, type OEmbedFacts, readOEmbed } from './oembed';
+import { decodeDocument, extractMetadata, fallbackPreview, absoluteUrl, isHtml, previewOf } from './metadata';
 import { type FetchedPage, FetchFailedError, FetchRefusedError, type Resolver, safeFetch } from './safe-fetch';
 
 export { FetchRefusedError as PreviewRefusedError } from './safe-fetch';
@@ -30,8 +31,8 @@ export interface PreviewServiceOptions {
   /** For tests: the hop policy and DNS resolver (default: public-only and the system's). */
   policy?: HopPolicy;
   resolve?: Resolver;
-  /** For tests: replaces the network fetch entirely. */
-  fetchPage?: (url: string) => Promise<FetchedPage>;
+  /** For tests: replaces the network fetch entirely (pages and oEmbed answers). */
+  fetchPage?: (url: string, kind: 'page' | 'oembed') => Promise<FetchedPage>;
 }
 
 export interface PreviewService {
@@ -45,22 +46,35 @@ export function userAgent(publicUrl: string): string {
 
 export function createPreviewService(opts: PreviewServiceOptions): PreviewService {
   const now = opts.now ?? (() => new Date());
-  const fetchPage =
-    opts.fetchPage ??
-    ((url: string) =>
-      safeFetch(url, {
-        policy: opts.policy ?? (opts.allowPrivate ? anyAddress : publicOnly),
-        resolve: opts.resolve,
-        timeoutMs: opts.timeoutMs,
-        maxBytes: PREVIEW_MAX_BYTES,
-        maxRedirects: PREVIEW_MAX_REDIRECTS,
-        headers: {
-          'user-agent': userAgent(opts.publicUrl),
-          accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-          'accept-language': 'en-US,en;q=0.8',
-        },
-        wantBody: (status, mediaType) => status >= 200 && status < 300 && isHtml(mediaType),
-      }));
+  const network = (url: string, kind: 'page' | 'oembed') =>
+    safeFetch(url, {
+      policy: opts.policy ?? (opts.allowPrivate ? anyAddress : publicOnly),
+      resolve: opts.resolve,
+      timeoutMs: opts.timeoutMs,
+      maxBytes: kind === 'page' ? PREVIEW_MAX_BYTES : OEMBED_MAX_BYTES,
+      maxRedirects: PREVIEW_MAX_REDIRECTS,
+      headers: {
+        'user-agent': userAgent(opts.publicUrl),
+        accept: kind === 'page' ? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' : 'application/json',
+        'accept-language': 'en-US,en;q=0.8',
+      },
+      wantBody: (status, mediaType) =>
+        status >= 200 && status < 300 && (kind === 'page' ? isHtml(mediaType) : /json/.test(mediaType)),
+    });
+  const fetchPage = opts.fetchPage ?? network;
+
+  /** The page's oEmbed answer, or null: it only ever adds to a preview, so any failure is silence. */
+  async function oembedOf(endpoint: string | null): Promise<OEmbedFacts | null> {
+    if (endpoint === null) return null;
+    try {
+      const answer = await fetchPage(endpoint, 'oembed');
+      if (answer.status < 200 || answer.status >= 300 || answer.truncated) return null;
+      return readOEmbed(JSON.parse(Buffer.from(answer.body).toString('utf8')));
+    } catch {
+      return null;
+    }
+  }
+
   // Requests for one URL while it is being fetched share that fetch (per process).
   const inFlight = new Map<string, Promise<LinkPreview>>();
   let lastSweep = 0;
@@ -68,7 +82,7 @@ export function createPreviewService(opts: PreviewServiceOptions): PreviewServic
   async function fetchPreview(url: string): Promise<{ preview: LinkPreview; complete: boolean }> {
     let page: FetchedPage;
     try {
-      page = await fetchPage(url);
+      page = await fetchPage(url, 'page');
     } catch (err) {
       if (err instanceof FetchRefusedError) throw err;
       if (!(err instanceof FetchFailedError)) opts.log?.warn({ err, url }, 'link preview: fetch failed');
@@ -76,11 +90,12 @@ export function createPreviewService(opts: PreviewServiceOptions): PreviewServic
     }
     if (page.status < 200 || page.status >= 300) return { preview: fallbackPreview(url), complete: false };
     if (page.mediaType.startsWith('image/')) {
-      const image = imageUrl(page.url.href, page.url);
+      const image = absoluteUrl(page.url.href, page.url);
       return { preview: fallbackPreview(url, image), complete: image !== null };
     }
     if (!isHtml(page.mediaType)) return { preview: fallbackPreview(url), complete: false };
-    const preview = previewOf(url, extractMetadata(decodeDocument(page.body, page.contentType), page.url));
+    const meta = extractMetadata(decodeDocument(page.body, page.contentType), page.url);
+    const preview = previewOf(url, meta, await oembedOf(meta.oembedUrl));
     return preview ? { preview, complete: true } : { preview: fallbackPreview(url), complete: false };
   }
 

@@ -66,17 +66,15 @@ export async function saveUploadedImage(storage: ObjectStorage, input: Buffer): 
 }
 
 /**
- * True when a stored link or supercuration shows this URL as its thumbnail: what a visitor may
- * make us fetch. (Thumbnail URLs are stored normalised, i.e. as `new URL().href` gives them.)
+ * True when a stored link or supercuration shows this URL as its thumbnail, or a link as its site's
+ * icon: what a visitor may make us fetch. (These URLs are stored normalised, as `new URL().href` gives them.)
  */
 export async function isKnownThumbnail(db: Db, url: string): Promise<boolean> {
-  const link = await db.kysely.selectFrom('links').select('id').where('thumbnail_url', '=', url).limit(1).executeTakeFirst();
-  if (link) return true;
-  const shelf = await db.kysely
-    .selectFrom('supercurations')
-    .select('id')
-    .where('thumbnail_url', '=', url)
-    .limit(1)
-    .executeTakeFirst();
-  return shelf !== undefined;
+  const shown = (table: 'links' | 'supercurations', column: 'thumbnail_url' | 'favicon_url') =>
+    db.kysely.selectFrom(table).select('id').where(column as 'thumbnail_url', '=', url).limit(1).executeTakeFirst();
+  return (
+    (await shown('links', 'thumbnail_url')) !== undefined ||
+    (await shown('links', 'favicon_url')) !== undefined ||
+    (await shown('supercurations', 'thumbnail_url')) !== undefined
+  );
 }

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
+import { factColumns } from './link-facts';
 import { CLAIM_WINDOW, anyJobDue, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 
 /**
@@ -57,10 +58,23 @@ export async function enqueueLinkPreviews(trx: Q, links: readonly NewImportedLin
     .execute();
 }
 
+/**
+ * Queues the reading of a link's facts only (it was shared without a cached preview: the extension
+ * reads pages itself), in the caller's transaction. Nothing the user wrote is touched.
+ */
+export async function enqueueFactsOnly(trx: Q, linkId: string, url: string, nowIso: string): Promise<void> {
+  await trx
+    .insertInto('link_preview_jobs')
+    .values({ link_id: linkId, host: new URL(url).hostname, fill_title: 0, facts_only: 1, due_at: nowIso, claimed_until: null, claim_token: null })
+    .onConflict((oc) => oc.column('link_id').doNothing())
+    .execute();
+}
+
 export interface ClaimedPreview {
   link_id: string;
   host: string;
   fill_title: number;
+  facts_only: number;
   attempts: number;
   url: string;
 }
@@ -78,7 +92,7 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
     if (room <= 0) return [];
     const head = trx
       .selectFrom('link_preview_jobs')
-      .select(['link_id', 'host', 'fill_title', 'attempts', 'due_at'])
+      .select(['link_id', 'host', 'fill_title', 'facts_only', 'attempts', 'due_at'])
       .where(dueUnclaimed(nowIso))
       .orderBy('due_at')
       .orderBy('link_id')
@@ -86,7 +100,7 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
     const candidates = await trx
       .selectFrom(head.as('j'))
       .innerJoin('links as l', 'l.id', 'j.link_id')
-      .select(['j.link_id', 'j.host', 'j.fill_title', 'j.attempts', 'l.url'])
+      .select(['j.link_id', 'j.host', 'j.fill_title', 'j.facts_only', 'j.attempts', 'l.url'])
       .where('l.url', 'is not', null)
       .where(hostIsFree('j.host', nowIso))
       .orderBy('j.due_at')
@@ -131,16 +145,19 @@ async function fillIn({ db, previews, log }: PreviewWorkerDeps, token: string, j
   }
   if (preview && !isFallback(preview)) {
     const { title, description, thumbnailUrl } = preview;
+    // Only what the file left empty, and only while it is still as the import wrote it.
+    const filled = {
+      title: sql<string>`case when ${job.fill_title} = 1 and ${sql.ref('title')} = ${job.host} and ${title} <> '' then ${title} else ${sql.ref('title')} end`,
+      description: sql<string>`case when ${sql.ref('description')} = ${IMPORTED_BOOKMARK_DESCRIPTION} and ${description} <> '' then ${description} else ${sql.ref('description')} end`,
+      thumbnail_url: sql<string | null>`coalesce(${sql.ref('thumbnail_url')}, ${thumbnailUrl})`,
+    };
     await db.kysely.transaction().execute(async (trx) => {
       await trx
         .updateTable('links')
-        .set({
-          // Only what the file left empty, and only while it is still as the import wrote it.
-          title: sql<string>`case when ${job.fill_title} = 1 and ${sql.ref('title')} = ${job.host} and ${title} <> '' then ${title} else ${sql.ref('title')} end`,
-          description: sql<string>`case when ${sql.ref('description')} = ${IMPORTED_BOOKMARK_DESCRIPTION} and ${description} <> '' then ${description} else ${sql.ref('description')} end`,
-          thumbnail_url: sql<string | null>`coalesce(${sql.ref('thumbnail_url')}, ${thumbnailUrl})`,
-        })
+        .set({ ...(job.facts_only === 1 ? {} : filled), ...factColumns(preview) })
         .where('id', '=', job.link_id)
+        // The page read is the one at the link's URL still (an edit may have moved it meanwhile).
+        .where('url', '=', job.url)
         .execute();
       await mine(trx).execute();
     });
@@ -192,6 +209,7 @@ export async function previewsLeftIn(db: Q, viewer: Viewer, supercurationId: str
     .innerJoin('link_preview_jobs as j', 'j.link_id', 'sl.link_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('sl.supercuration_id', '=', supercurationId)
+    .where('j.facts_only', '=', 0)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

@@ -22,6 +22,8 @@ import {
   removeFromCollections,
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
+import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
+import { enqueueFactsOnly } from './import-previews';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -169,6 +171,11 @@ export const LINK_COLUMNS = [
   'created_at',
   'updated_at',
   'broken_at',
+  'site_name',
+  'favicon_url',
+  'author',
+  'published_at',
+  'lang',
 ] as const satisfies readonly (keyof LinkColumns)[];
 
 /**
@@ -197,10 +204,12 @@ export async function insertLink(
   avatarKey: string | null = null,
 ): Promise<LinkRow> {
   const at = now();
+  const url = input.url ?? null;
+  const facts = await cachedFacts(trx, url, new Date(at));
   const row: LinkColumns = {
     id,
     user_id: viewer.id,
-    url: input.url ?? null,
+    url,
     title: input.title,
     description: input.description,
     thumbnail_url: input.thumbnailUrl ?? null,
@@ -214,9 +223,11 @@ export async function insertLink(
     created_at: at,
     updated_at: at,
     broken_at: null,
+    ...(facts ?? NO_FACT_COLUMNS),
   };
   await insertLinkRow(trx, row);
   await scheduleLinkChecks(trx, [row], new Date(at));
+  if (facts === null && url !== null) await enqueueFactsOnly(trx, id, url, at);
   // A new id has no topics yet: nothing to delete first.
   await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
@@ -271,6 +282,8 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
     }
 
     if (changes.topicIds) await replaceTopics(trx, id, link.user_id, [...new Set(changes.topicIds)]);
+    // A new URL is a new page: its facts are read again, like its health.
+    const facts = newUrl ? await cachedFacts(trx, changes.url ?? null, new Date()) : undefined;
     await trx
       .updateTable('links')
       .set({
@@ -284,11 +297,13 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
         in_main_feed: changes.inMainFeed === undefined ? undefined : changes.inMainFeed ? 1 : 0,
         // A new URL is a new page: what the checker found of the old one goes.
         broken_at: newUrl ? null : undefined,
+        ...(newUrl ? (facts ?? NO_FACT_COLUMNS) : {}),
         updated_at: now(),
       })
       .where('id', '=', id)
       .execute();
     if (newUrl) await restartLinkCheck(trx, id, changes.url ?? null, new Date());
+    if (facts === null && changes.url) await enqueueFactsOnly(trx, id, changes.url, now());
     if (changes.url !== undefined && changes.url !== null) {
       // The new URL must not duplicate another link's in one of the link's collections (SPEC §5).
       const clash = await trx

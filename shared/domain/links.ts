@@ -130,7 +130,7 @@ export interface LinkAuthor {
   avatarUrl: string;
 }
 
-export interface Link {
+export interface Link extends LinkFacts {
   id: string;
   url: string | null;
   title: string;
@@ -171,11 +171,31 @@ export interface LikeState {
   likes: number;
 }
 
-export interface LinkPreview {
+/**
+ * What a page says about itself beyond its preview (issue 19), read by the server from the page
+ * (server/preview/metadata.ts) and stored with links to it; never taken from a client.
+ */
+export interface LinkFacts {
+  /** og:site_name, application-name or the JSON-LD publisher: shown instead of the domain. */
+  siteName: string | null;
+  /** A raster icon or logo the site declares (absolute http(s)), shown beside the site's name. */
+  faviconUrl: string | null;
+  author: string | null;
+  /** When the page says it was published: an ISO 8601 instant. */
+  publishedAt: string | null;
+  /** The page's language, a BCP 47 tag ('en', 'pt-BR'). */
+  lang: string | null;
+}
+
+export const NO_LINK_FACTS: LinkFacts = { siteName: null, faviconUrl: null, author: null, publishedAt: null, lang: null };
+
+export interface LinkPreview extends LinkFacts {
   url: string;
   title: string;
   description: string;
   thumbnailUrl: string | null;
+  /** The format the page suggests (oEmbed video or podcast players, og:type video), or null. */
+  format: FormatId | null;
 }
 
 export interface Topic {

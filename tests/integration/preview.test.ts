@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINK_MESSAGES, MSG } from '../../shared/domain';
+import { LINK_MESSAGES, MSG, NO_LINK_FACTS } from '../../shared/domain';
 import { type HopPolicy, anyAddress, publicOnly } from '../../server/preview/address-policy';
 import { FetchRefusedError, type Resolver, type SafeFetchOptions, safeFetch } from '../../server/preview/safe-fetch';
 import { PreviewRefusedError, createPreviewService } from '../../server/preview/service';
@@ -17,6 +17,8 @@ import { describeEachDatabase } from '../support/each-database';
  */
 
 const MB = 1024 * 1024;
+/** A preview with no facts and no suggested format (these pages declare none). */
+const NONE = { ...NO_LINK_FACTS, format: null };
 const TIMEOUT_MS = 1000;
 
 interface Site {
@@ -195,6 +197,7 @@ describeEachDatabase(
         title: 'OG title',
         description: 'OG description',
         thumbnailUrl: 'https://cdn.example/og.png',
+        ...NONE,
       });
     });
 
@@ -205,6 +208,7 @@ describeEachDatabase(
         title: 'Twitter title',
         description: 'Twitter description',
         thumbnailUrl: `${site.origin}/tw.png`,
+        ...NONE,
       });
     });
 
@@ -215,6 +219,7 @@ describeEachDatabase(
         title: 'Just a title',
         description: 'Meta description',
         thumbnailUrl: null,
+        ...NONE,
       });
     });
 
@@ -244,6 +249,7 @@ describeEachDatabase(
           title: '127.0.0.1',
           description: LINK_MESSAGES.noPreview,
           thumbnailUrl: null,
+          ...NONE,
         });
       }
       const image = fresh('/pic.png');
@@ -257,6 +263,7 @@ describeEachDatabase(
         title: 'localhost',
         description: LINK_MESSAGES.noPreview,
         thumbnailUrl: null,
+        ...NONE,
       });
     });
 

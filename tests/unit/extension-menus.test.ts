@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/api/client';
-import type { Link, LinkPreview } from '../../shared/domain';
+import { type Link, type LinkPreview, NO_LINK_FACTS } from '../../shared/domain';
 import type { SupercurationChoice } from '../../shared/domain/supercurations';
 import { SESSION_EXPIRED, messageOf, unreachable } from '../../extension/lib/api';
 import { pageKey } from '../../extension/lib/badge';
@@ -89,7 +89,7 @@ describe('drafts for Preview & Share', () => {
   });
 
   it("uses the server's preview for pages that say nothing, and a PDF's file name as its title", () => {
-    const preview: LinkPreview = { url: 'https://example.com/paper.pdf', title: 'example.com', description: 'No preview available', thumbnailUrl: null };
+    const preview: LinkPreview = { url: 'https://example.com/paper.pdf', title: 'example.com', description: 'No preview available', thumbnailUrl: null, ...NO_LINK_FACTS, format: null };
     expect(draftFromPreview('https://example.com/paper.pdf', preview, capture({ contentType: 'application/pdf', empty: true, format: null }))).toEqual({
       url: 'https://example.com/paper.pdf',
       title: 'paper.pdf',
@@ -183,7 +183,7 @@ describe('the menu click handler', () => {
       choices,
       api: {
         addResource: vi.fn(async () => link),
-        preview: vi.fn(async (url: string): Promise<LinkPreview> => ({ url, title: 'Previewed', description: 'From the server', thumbnailUrl: null })),
+        preview: vi.fn(async (url: string): Promise<LinkPreview> => ({ url, title: 'Previewed', description: 'From the server', thumbnailUrl: null, ...NO_LINK_FACTS, format: null })),
       },
       capture: vi.fn(async () => capture()),
       notify: vi.fn(async () => {}),

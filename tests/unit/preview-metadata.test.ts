@@ -2,16 +2,18 @@ import { describe, expect, it } from 'vitest';
 import {
   PREVIEW_DESCRIPTION_MAX,
   PREVIEW_TITLE_MAX,
+  type PageMetadata,
+  absoluteUrl,
   cap,
   charsetOf,
   decodeDocument,
   extractMetadata,
   fallbackPreview,
-  imageUrl,
   isHtml,
   previewOf,
 } from '../../server/preview/metadata';
-import { LINK_MESSAGES } from '../../shared/domain';
+import { readOEmbed } from '../../server/preview/oembed';
+import { LINK_MESSAGES, NO_LINK_FACTS } from '../../shared/domain';
 
 const page = new URL('https://news.example/articles/one?x=1');
 const extract = (head: string, body = '') => extractMetadata(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, page);
@@ -27,20 +29,20 @@ describe('preview metadata', () => {
       <meta property="og:title" content="OG title">
       <meta property="og:description" content="OG description">
       <meta property="og:image" content="https://cdn.example/og.png">`;
-    expect(extract(all)).toEqual({
+    expect(extract(all)).toMatchObject({
       title: 'OG title',
       description: 'OG description',
       image: 'https://cdn.example/og.png',
     });
     const noOg = all.replace(/<meta property="og:[^>]+>/g, '');
-    expect(extract(noOg)).toEqual({
+    expect(extract(noOg)).toMatchObject({
       title: 'Twitter title',
       description: 'Twitter description',
       image: 'https://cdn.example/tw.png',
     });
     const plain = noOg.replace(/<meta name="twitter:[^>]+>/g, '');
-    expect(extract(plain)).toEqual({ title: 'Plain title', description: 'Plain description', image: null });
-    expect(extract('')).toEqual({ title: null, description: null, image: null });
+    expect(extract(plain)).toMatchObject({ title: 'Plain title', description: 'Plain description', image: null });
+    expect(extract('')).toMatchObject({ title: null, description: null, image: null });
   });
 
   it('skips empty values and falls through to the next source', () => {
@@ -52,7 +54,7 @@ describe('preview metadata', () => {
       <meta property="og:image" content="javascript:alert(1)">
       <meta property="og:image" content="data:image/png;base64,AAAA">
       <meta name="twitter:image:src" content="//cdn.example/ok.jpg">`);
-    expect(meta).toEqual({ title: 'Real title', description: null, image: 'https://cdn.example/ok.jpg' });
+    expect(meta).toMatchObject({ title: 'Real title', description: null, image: 'https://cdn.example/ok.jpg' });
   });
 
   it('accepts name= and property= alike, any case, and the first of repeated tags', () => {
@@ -69,10 +71,10 @@ describe('preview metadata', () => {
     expect(extract('<meta property="og:image" content="../c.png?s=1&amp;t=2">').image).toBe(
       'https://news.example/c.png?s=1&t=2',
     );
-    expect(imageUrl('ftp://files.example/a.png', page)).toBeNull();
-    expect(imageUrl('file:///etc/passwd', page)).toBeNull();
-    expect(imageUrl('http://[bad', page)).toBeNull();
-    expect(imageUrl(`https://cdn.example/${'a'.repeat(3000)}.png`, page)).toBeNull();
+    expect(absoluteUrl('ftp://files.example/a.png', page)).toBeNull();
+    expect(absoluteUrl('file:///etc/passwd', page)).toBeNull();
+    expect(absoluteUrl('http://[bad', page)).toBeNull();
+    expect(absoluteUrl(`https://cdn.example/${'a'.repeat(3000)}.png`, page)).toBeNull();
   });
 
   it('reads the image from JSON-LD, image_src, itemprop, then the first large picture, in that order', () => {
@@ -178,24 +180,106 @@ describe('preview metadata', () => {
 
   it('builds previews: fallback when the page says nothing, hostname and the SPEC text for gaps', () => {
     const url = 'https://news.example/a';
+    const none = { ...NO_LINK_FACTS, format: null };
     expect(fallbackPreview(url)).toEqual({
       url,
       title: 'news.example',
       description: LINK_MESSAGES.noPreview,
       thumbnailUrl: null,
+      ...none,
     });
-    expect(previewOf(url, { title: null, description: null, image: null })).toBeNull();
-    expect(previewOf(url, { title: 'T', description: null, image: null })).toEqual({
+    const metaOf = (fields: Pick<PageMetadata, 'title' | 'description' | 'image'>): PageMetadata => ({
+      ...fields,
+      facts: NO_LINK_FACTS,
+      oembedUrl: null,
+      ogType: null,
+    });
+    expect(previewOf(url, metaOf({ title: null, description: null, image: null }))).toBeNull();
+    expect(previewOf(url, metaOf({ title: 'T', description: null, image: null }))).toEqual({
       url,
       title: 'T',
       description: 'No preview available',
       thumbnailUrl: null,
+      ...none,
     });
-    expect(previewOf(url, { title: null, description: 'D', image: 'https://i.example/x.png' })).toEqual({
+    expect(previewOf(url, metaOf({ title: null, description: 'D', image: 'https://i.example/x.png' }))).toEqual({
       url,
       title: 'news.example',
       description: 'D',
       thumbnailUrl: 'https://i.example/x.png',
+      ...none,
     });
+  });
+
+  describe('facts beyond the preview', () => {
+    const facts = (head: string, body = '', lang = '') =>
+      extractMetadata(`<!doctype html><html${lang}><head>${head}</head><body>${body}</body></html>`, page).facts;
+
+    it('reads the site name from og:site_name, application-name, then the JSON-LD publisher or WebSite', () => {
+      expect(facts('<meta name="application-name" content="App"><meta property="og:site_name" content="Site">').siteName).toBe('Site');
+      expect(facts('<meta name="application-name" content="App">').siteName).toBe('App');
+      const ld = (value: object) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+      expect(facts(ld({ '@type': 'NewsArticle', publisher: { '@type': 'Organization', name: 'The Paper', logo: { url: '/logo.png' } } })))
+        .toMatchObject({ siteName: 'The Paper', faviconUrl: 'https://news.example/logo.png' });
+      // @graph members refer to each other by @id.
+      const graph = { '@graph': [{ '@type': 'Article', publisher: { '@id': '#org' } }, { '@id': '#org', '@type': 'Organization', name: 'Graph Org' }] };
+      expect(facts(ld(graph)).siteName).toBe('Graph Org');
+      expect(facts(ld({ '@type': 'WebSite', name: 'Just a site' })).siteName).toBe('Just a site');
+    });
+
+    it('takes a raster icon: the touch icon, else the largest declared one; never .ico, SVG or data:', () => {
+      const icons = `<link rel="shortcut icon" href="/favicon.ico"><link rel="icon" type="image/svg+xml" href="/icon.svg">
+        <link rel="icon" sizes="16x16" href="/16.png"><link rel="icon" sizes="96x96" href="/96.png"><link rel="icon" href="data:image/png;base64,AA==">`;
+      expect(facts(icons).faviconUrl).toBe('https://news.example/96.png');
+      expect(facts(`${icons}<link rel="apple-touch-icon" href="//cdn.example/touch.png">`).faviconUrl).toBe('https://cdn.example/touch.png');
+      expect(facts('<link rel="icon" href="/favicon.ico">').faviconUrl).toBeNull();
+    });
+
+    it('reads the author from meta tags or JSON-LD, never a URL, without a leading "By"', () => {
+      expect(facts('<meta name="author" content="By Jane Doe">').author).toBe('Jane Doe');
+      expect(facts('<meta property="article:author" content="https://facebook.com/jane">').author).toBeNull();
+      const ld = '<script type="application/ld+json">{"@type":"Article","author":[{"@type":"Person","name":"First"},{"name":"Second"}]}</script>';
+      expect(facts(ld).author).toBe('First');
+    });
+
+    it('reads the publication date as an ISO instant from meta tags, JSON-LD, then itemprop; refuses nonsense and the future', () => {
+      expect(facts('<meta property="article:published_time" content="2023-01-02T03:04:05-05:00">').publishedAt).toBe('2023-01-02T08:04:05.000Z');
+      expect(facts('<script type="application/ld+json">{"datePublished":"2021-06-01"}</script>').publishedAt).toBe('2021-06-01T00:00:00.000Z');
+      expect(facts('', '<time itemprop="datePublished" datetime="2020-02-29T12:00:00Z">Feb 29</time>').publishedAt).toBe('2020-02-29T12:00:00.000Z');
+      expect(facts('<meta name="date" content="soon">').publishedAt).toBeNull();
+      expect(facts('<meta name="date" content="1700000000">').publishedAt).toBeNull();
+      expect(facts('<meta name="date" content="1970-01-01">').publishedAt).toBeNull();
+      expect(facts('<meta name="date" content="2999-01-01">').publishedAt).toBeNull();
+    });
+
+    it('reads the language from <html lang>, content-language, og:locale or JSON-LD, in canonical form', () => {
+      expect(facts('', '', ' lang="EN-gb"').lang).toBe('en-GB');
+      expect(facts('<meta property="og:locale" content="pt_BR">').lang).toBe('pt-BR');
+      expect(facts('<meta http-equiv="content-language" content="de, en">').lang).toBe('de');
+      expect(facts('<script type="application/ld+json">{"inLanguage":"ja"}</script>').lang).toBe('ja');
+      expect(facts('', '', ' lang="not a tag!"').lang).toBeNull();
+      expect(facts('', '', ' lang="und"').lang).toBeNull();
+    });
+
+    it('finds the oEmbed endpoint and og:type', () => {
+      const meta = extractMetadata(
+        '<html><head><meta property="og:type" content="Video.Other"><link rel="alternate" type="application/json+oembed" href="/oembed?u=1"></head></html>',
+        page,
+      );
+      expect([meta.oembedUrl, meta.ogType]).toEqual(['https://news.example/oembed?u=1', 'video.other']);
+      expect(previewOf(page.href, { ...meta, title: 'T' })?.format).toBe('video');
+    });
+  });
+
+  it('completes a preview from oEmbed where the page is silent, and takes its format', () => {
+    const url = 'https://video.example/watch?v=1';
+    const silent = extractMetadata('<html><head><title>Page</title></head></html>', new URL(url));
+    const oembed = readOEmbed({ type: 'video', title: 'Player', thumbnail_url: 'https://i.example/t.jpg', provider_name: 'Tube', author_name: 'Chan' });
+    expect(previewOf(url, silent, oembed)).toMatchObject({ title: 'Page', thumbnailUrl: 'https://i.example/t.jpg', siteName: 'Tube', author: 'Chan', format: 'video' });
+    expect(readOEmbed({ type: 'rich', provider_name: 'Buzzsprout', html: '<iframe>' })?.format).toBe('podcast');
+    expect(readOEmbed({ type: 'rich', provider_name: 'A blog', html: '<blockquote>' })?.format).toBeNull();
+    expect(readOEmbed({ type: 'rich', provider_name: 'Self-hosted', html: '<audio src="x.mp3"></audio>' })?.format).toBe('podcast');
+    expect(readOEmbed(['not', 'an', 'object'])).toBeNull();
+    expect(readOEmbed({ title: 'no type' })).toBeNull();
   });
 });

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase } from '../../server/db';
-import { up } from '../../server/db/migrations/0003_link_previews';
+import { migrate } from '../../server/db/migrate';
+import { authOptions } from '../../server/auth';
+import { loadConfig } from '../../server/config';
+import { NO_LINK_FACTS } from '../../shared/domain';
 import { deleteExpiredPreviews, readCachedPreview } from '../../server/preview/cache';
 import { type FetchedPage, FetchFailedError, FetchRefusedError } from '../../server/preview/safe-fetch';
 import {
@@ -29,6 +32,9 @@ function html(body: string, status = 200, url = URL_A): FetchedPage {
   };
 }
 
+/** A preview with no facts and no suggested format. */
+const NONE = { ...NO_LINK_FACTS, format: null };
+
 const OG = '<meta property="og:title" content="Hello"><meta property="og:description" content="World">';
 
 describe('preview service (cache and in-flight sharing)', () => {
@@ -39,7 +45,7 @@ describe('preview service (cache and in-flight sharing)', () => {
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'supercurate-preview-'));
     db = openDatabase({ dataDir: dir });
-    await up(db.kysely as never);
+    await migrate(db, authOptions(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), db));
     clock = new Date('2025-01-01T00:00:00Z');
   });
   afterEach(async () => {
@@ -69,7 +75,7 @@ describe('preview service (cache and in-flight sharing)', () => {
     await vi.waitFor(() => expect(fetchPage).toHaveBeenCalledTimes(1));
     release(html(OG));
     const results = await all;
-    expect(results).toEqual(Array(3).fill({ url: URL_A, title: 'Hello', description: 'World', thumbnailUrl: null }));
+    expect(results).toEqual(Array(3).fill({ url: URL_A, title: 'Hello', description: 'World', thumbnailUrl: null, ...NONE }));
     expect(fetchPage).toHaveBeenCalledTimes(1);
   });
 
@@ -80,7 +86,7 @@ describe('preview service (cache and in-flight sharing)', () => {
     expect(await previews.get(`${URL_A}#two`)).toMatchObject({ url: `${URL_A}#two`, title: 'Hello' });
     expect(await previews.get(URL_A)).toMatchObject({ url: URL_A, title: 'Hello' });
     expect(fetchPage).toHaveBeenCalledTimes(1);
-    expect(fetchPage).toHaveBeenCalledWith(URL_A);
+    expect(fetchPage).toHaveBeenCalledWith(URL_A, 'page');
   });
 
   it('keeps a real preview 24 h in the database, shared by every service instance', async () => {
@@ -106,6 +112,7 @@ describe('preview service (cache and in-flight sharing)', () => {
       title: 'site.example',
       description: 'No preview available',
       thumbnailUrl: null,
+      ...NONE,
     });
     later(FALLBACK_TTL_MS - 1000);
     await previews.get(URL_A);
@@ -136,7 +143,7 @@ describe('preview service (cache and in-flight sharing)', () => {
     };
     const previews = service(async (url) => pages[url] as FetchedPage);
     for (const url of ['https://site.example/404', 'https://site.example/500', 'https://site.example/empty']) {
-      expect(await previews.get(url)).toEqual({ url, title: 'site.example', description: 'No preview available', thumbnailUrl: null });
+      expect(await previews.get(url)).toEqual({ url, title: 'site.example', description: 'No preview available', thumbnailUrl: null, ...NONE });
     }
     expect(await previews.get('https://site.example/doc.pdf')).toMatchObject({ thumbnailUrl: null });
     expect(await previews.get('https://site.example/pic')).toEqual({
@@ -144,6 +151,7 @@ describe('preview service (cache and in-flight sharing)', () => {
       title: 'site.example',
       description: 'No preview available',
       thumbnailUrl: 'https://cdn.example/pic.png',
+      ...NONE,
     });
   });
 

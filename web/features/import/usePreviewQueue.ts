@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { IMPORT_PREVIEW_CONCURRENCY, LINK_MESSAGES, displayHost, type LinkPreview } from '../../../shared/domain';
+import { IMPORT_PREVIEW_CONCURRENCY, LINK_MESSAGES, NO_LINK_FACTS, displayHost, type LinkPreview } from '../../../shared/domain';
 import { api } from '../../lib/api';
 import { queryKeys } from '../../../shared/queries/keys';
 
@@ -12,7 +12,7 @@ export type PreviewState =
 
 /** SPEC §7's fallback: the host name as title and 'No preview available'. */
 export function fallbackPreview(url: string): LinkPreview {
-  return { url, title: displayHost(url) ?? url, description: LINK_MESSAGES.noPreview, thumbnailUrl: null };
+  return { url, title: displayHost(url) ?? url, description: LINK_MESSAGES.noPreview, thumbnailUrl: null, ...NO_LINK_FACTS, format: null };
 }
 
 /**
