@@ -33,7 +33,7 @@ export function draftFromPreview(url: string, preview: LinkPreview | null, captu
     title,
     description: preview?.description ?? LINK_MESSAGES.noPreview,
     thumbnailUrl: fits(preview?.thumbnailUrl),
-    format: capture?.format ?? null,
+    format: capture?.format ?? preview?.format ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fullDateTime, longDate, monthAndYear, relativeTime, shortDate } from '../../web/lib/dates';
+import { fullDateTime, longDate, monthAndYear, relativeTime, shortDate, utcLongDate } from '../../web/lib/dates';
 
 // The web app writes its dates itself (no Intl formatter on the main thread): the texts must be
 // exactly the ones Intl gives in en-US, which is what the pages showed before.
@@ -36,6 +36,7 @@ describe('dates as the pages show them', () => {
   const monthYear = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
   const long = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
   const full = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short' });
+  const utcLong = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
   const days = Array.from({ length: 60 }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 6.3 * 86_400_000 + i * 3_700_000));
   test.each([...days, new Date(2025, 0, 1, 0, 0), new Date(2025, 5, 9, 12, 0), new Date(2025, 11, 31, 23, 59), new Date(2025, 2, 5, 14, 7)])(
     'dates and date-times of %s read as Intl says them',
@@ -45,6 +46,7 @@ describe('dates as the pages show them', () => {
       expect(monthAndYear(iso)).toBe(monthYear.format(date));
       expect(longDate(iso)).toBe(long.format(date));
       expect(fullDateTime(iso)).toBe(full.format(date));
+      expect(utcLongDate(iso)).toBe(utcLong.format(date));
     },
   );
 });

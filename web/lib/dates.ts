@@ -77,6 +77,16 @@ export function longDate(iso: string): string {
   return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
+/**
+ * 'March 5, 2025' (en-US) on the UTC calendar: the day a page says it was published. The same text
+ * on the server and in every reader's time zone (no hydration mismatch), and a page dated by day
+ * alone ('2025-03-05', stored as midnight UTC) keeps its day west of Greenwich.
+ */
+export function utcLongDate(iso: string): string {
+  const date = new Date(iso);
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+}
+
 /** 'March 5, 2025 at 2:07 PM' (en-US), for the title of a relative time. */
 export function fullDateTime(iso: string): string {
   const date = new Date(iso);

@@ -4,6 +4,7 @@ import toast from 'react-hot-toast';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PWA_MESSAGES, URL_MAX_LENGTH, extractUrls, normalizeUrl, paths } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
+import { shareFormValuesOfPreview } from '../../shared/ui/sharePreview';
 import { EmptyState } from '../components/EmptyState';
 import { Loading } from '../components/Loading';
 import { ShareNewLinkDialog } from '../entities/links/lazyDialogs';
@@ -44,11 +45,10 @@ export function ShareTargetPage() {
           open
           onOpenChange={(open) => !open && home()}
           initialValues={{
+            ...(preview.data ? shareFormValuesOfPreview(preview.data) : {}),
             url,
             // The shared title first: the app it came from knows the page best.
             title: sharedTitle || preview.data?.title || '',
-            description: preview.data?.description ?? '',
-            thumbnailUrl: preview.data?.thumbnailUrl ?? '',
           }}
           onShared={() => {
             toast.success('Link shared');

@@ -2,7 +2,6 @@ import { LoaderCircle, Send } from 'lucide-react';
 import { Suspense, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import {
-  displayHost,
   LINK_MESSAGES,
   normalizeUrl,
   PREVIEW_DEBOUNCE_MS,
@@ -16,10 +15,12 @@ import { Card } from '../../../shared/ui/primitives/card';
 import { FormError } from '../../../shared/ui/primitives/form-error';
 import { Input } from '../../../shared/ui/primitives/input';
 import { Label } from '../../../shared/ui/primitives/label';
+import { shareFormValuesOfPreview } from '../../../shared/ui/sharePreview';
 import type { SupercurationOption } from '../../../shared/ui/SupercurationPicker';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { useDebouncedValue } from '../../../shared/ui/useDebouncedValue';
 import { ShareNewLinkDialog } from './lazyDialogs';
+import { Publisher } from './Publisher';
 import { useLinkPreview } from './useLinkQueries';
 
 interface AddLinkBoxProps {
@@ -91,12 +92,7 @@ export function AddLinkBox({ share, into, onShared, className }: AddLinkBoxProps
           <ShareNewLinkDialog
             open={dialogOpen}
             onOpenChange={setDialogOpen}
-            initialValues={{
-              url: preview.data.url,
-              title: preview.data.title,
-              description: preview.data.description,
-              thumbnailUrl: preview.data.thumbnailUrl ?? '',
-            }}
+            initialValues={shareFormValuesOfPreview(preview.data)}
             share={share}
             into={into}
             onShared={(link) => {
@@ -118,7 +114,9 @@ function PreviewCard({ preview }: { preview: LinkPreview }) {
       <div className="min-w-0 flex-1 space-y-1">
         <h3 className="line-clamp-2 font-semibold break-words">{preview.title}</h3>
         <p className="line-clamp-2 text-sm break-words text-muted-foreground">{preview.description}</p>
-        <p className="truncate text-xs text-muted-foreground">{displayHost(preview.url)}</p>
+        <p className="flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">
+          <Publisher facts={preview} />
+        </p>
       </div>
     </article>
   );

@@ -1,7 +1,7 @@
 import { Link2, Pencil, Share2, Trash2 } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { displayHost, type Link, paths, type Topic, TRUNCATE_LENGTH } from '../../../shared/domain';
+import { type Link, paths, type Topic, TRUNCATE_LENGTH } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Checkbox } from '../../../shared/ui/primitives/checkbox';
@@ -14,6 +14,7 @@ import { ExpandableText } from './ExpandableText';
 import { DeleteLinkDialog, EditLinkDialog, ShareLinkDialog } from './lazyDialogs';
 import { formatOf, LinkTags } from './LinkTags';
 import { LikeButton } from './LikeButton';
+import { Publisher, publisherText } from './Publisher';
 
 interface LinkCardProps {
   link: Link;
@@ -45,14 +46,19 @@ export function LinkCard({
   const [dialog, setDialog] = useState<'share' | 'edit' | 'delete' | null>(null);
   const titleId = `link-${link.id}-title`;
   const title = truncate(link.title, TRUNCATE_LENGTH);
-  const host = link.url ? displayHost(link.url) : null;
+  const publisher = publisherText(link);
   const closeDialog = (open: boolean) => !open && setDialog(null);
   const grid = layout === 'grid';
 
   const heading = (
     <div className="min-w-0 space-y-1.5">
       <LinkTags link={link} topicsById={topicsById} />
-      <h3 id={titleId} className="leading-snug font-semibold break-words" title={title.cut ? link.title : undefined}>
+      <h3
+        id={titleId}
+        lang={link.lang ?? undefined}
+        className="leading-snug font-semibold break-words"
+        title={title.cut ? link.title : undefined}
+      >
         <RouterLink
           to={paths.link(link.id)}
           className="rounded-sm outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-ring"
@@ -60,14 +66,15 @@ export function LinkCard({
           {title.text}
         </RouterLink>
       </h3>
-      {host && link.url && (
+      {publisher && link.url && (
         <a
           href={link.url}
           target="_blank"
           rel="noopener noreferrer nofollow"
-          className="block truncate text-xs text-muted-foreground hover:text-foreground hover:underline"
+          title={publisher.name ? `${publisher.name} · ${publisher.host}` : undefined}
+          className="flex w-fit max-w-full items-center gap-1.5 text-xs text-muted-foreground hover:text-foreground hover:underline"
         >
-          {host}
+          <Publisher facts={link} />
         </a>
       )}
       <BrokenLinkNotice link={link} />
@@ -141,7 +148,7 @@ export function LinkCard({
         {picture}
         <div className="flex flex-1 flex-col gap-3 p-4">
           {heading}
-          <ExpandableText text={link.description} />
+          <ExpandableText text={link.description} lang={link.lang} />
           {children}
           <div className="mt-auto">{footer}</div>
         </div>
@@ -170,7 +177,7 @@ export function LinkCard({
       {picture}
       {/* Explicit start/end lines: a `col-span` shorthand would override `col-start` in the cascade. */}
       <div className={cn('-mt-1', onSelectedChange ? 'col-start-2 col-end-4 sm:col-end-3' : 'col-start-1 col-end-3 sm:col-end-2')}>
-        <ExpandableText text={link.description} />
+        <ExpandableText text={link.description} lang={link.lang} />
         {children && <div className="mt-3">{children}</div>}
       </div>
       <div className={onSelectedChange ? 'col-start-2 col-end-4' : 'col-start-1 col-end-3'}>{footer}</div>

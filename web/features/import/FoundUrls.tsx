@@ -18,6 +18,7 @@ import {
   sharingLinks,
 } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
+import { shareFormValuesOfPreview } from '../../../shared/ui/sharePreview';
 import { FormatPicker } from '../../../shared/ui/FormatPicker';
 import { MainFeedCheckbox } from '../../../shared/ui/MainFeedCheckbox';
 import { Button } from '../../../shared/ui/primitives/button';
@@ -267,12 +268,7 @@ export function FoundUrls({ urls, onRemove, onShared }: FoundUrlsProps) {
           onOpenChange={(open) => {
             if (!open) setDialogUrl(null);
           }}
-          initialValues={{
-            url: dialogUrl ?? dialogPreview.url,
-            title: dialogPreview.title,
-            description: dialogPreview.description,
-            thumbnailUrl: dialogPreview.thumbnailUrl ?? '',
-          }}
+          initialValues={{ ...shareFormValuesOfPreview(dialogPreview), url: dialogUrl ?? dialogPreview.url }}
           onShared={() => {
             const url = dialogUrl;
             setDialogUrl(null);

@@ -1,4 +1,4 @@
-import { ExternalLink, Heart, Pencil, Repeat2, Share2 } from 'lucide-react';
+import { CalendarDays, ExternalLink, Globe, Heart, Languages, PenLine, Pencil, Repeat2, Share2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { DEFAULT_LINK_TEXT, isHttpUrl, type Link } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
@@ -8,7 +8,10 @@ import { AuthorLine } from '../../entities/links/AuthorLine';
 import { EditLinkDialog, ShareLinkDialog } from '../../entities/links/lazyDialogs';
 import { BrokenLinkNotice } from '../../entities/links/BrokenLinkNotice';
 import { LinkTags } from '../../entities/links/LinkTags';
+import { Publisher, publisherText } from '../../entities/links/Publisher';
 import { useRepost } from '../../entities/links/useLinkMutations';
+import { utcLongDate } from '../../lib/dates';
+import { languageName } from '../../lib/languages';
 
 /** The body of /links/{id}. `viewerId` is the signed-in user's id, or null for a visitor. */
 export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | null }) {
@@ -33,9 +36,14 @@ export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | 
         <AuthorLine link={link} large />
         <div className="space-y-3">
           <LinkTags link={link} topicsById={topicsById} />
-          <h1 className="text-2xl font-bold tracking-tight break-words sm:text-3xl">{link.title}</h1>
+          <h1 lang={link.lang ?? undefined} className="text-2xl font-bold tracking-tight break-words sm:text-3xl">
+            {link.title}
+          </h1>
+          <PageFacts link={link} />
           <BrokenLinkNotice link={link} />
-          <p className="break-words whitespace-pre-line text-muted-foreground">{link.description}</p>
+          <p lang={link.lang ?? undefined} className="break-words whitespace-pre-line text-muted-foreground">
+            {link.description}
+          </p>
         </div>
         <p className="flex gap-4 text-sm text-muted-foreground">
           <span className="inline-flex items-center gap-1.5">
@@ -74,6 +82,43 @@ export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | 
         {dialog === 'edit' && <EditLinkDialog link={link} open onOpenChange={closeDialog} />}
       </Suspense>
     </article>
+  );
+}
+
+/** What the page says of itself, where known: its publisher, author, publication date and language. */
+function PageFacts({ link }: { link: Link }) {
+  const language = link.lang ? languageName(link.lang) : null;
+  const item = 'flex min-w-0 max-w-full items-center gap-1.5';
+  const icon = 'size-4 shrink-0';
+  const hasPublisher = publisherText(link) !== null;
+  if (!hasPublisher && !link.author && !link.publishedAt && !language) return null;
+  return (
+    <ul aria-label="About the page" className="flex flex-wrap items-center gap-x-4 gap-y-1.5 text-sm text-muted-foreground">
+      {hasPublisher && (
+        <li className={item}>
+          <Publisher facts={link} iconFallback={<Globe aria-hidden="true" className={icon} />} />
+        </li>
+      )}
+      {link.author && (
+        <li className={item}>
+          <PenLine aria-hidden="true" className={icon} />
+          <span className="truncate">{`By ${link.author}`}</span>
+        </li>
+      )}
+      {link.publishedAt && (
+        <li className={item}>
+          <CalendarDays aria-hidden="true" className={icon} />
+          <time dateTime={link.publishedAt}>{utcLongDate(link.publishedAt)}</time>
+        </li>
+      )}
+      {language && (
+        <li className={item}>
+          <Languages aria-hidden="true" className={icon} />
+          {/* Node's and the browser's language names may differ for a rare tag. */}
+          <span suppressHydrationWarning>{language}</span>
+        </li>
+      )}
+    </ul>
   );
 }
 
