@@ -32,15 +32,20 @@ export const PREVIEW_POLL_MS = 5_000;
 
 type Q = Kysely<Database>;
 
-export interface NewImportedLink {
+export interface NewLinkPreview {
   id: string;
   url: string;
   /** The file gave no title: the link's is its host's name, and the page's may replace it. */
   fillTitle: boolean;
+  /**
+   * Only the page's facts are filled in, nothing the user wrote: a link shared without a cached
+   * preview (the extension reads pages itself).
+   */
+  factsOnly?: boolean;
 }
 
-/** Queues the previews of new imported links, in the import's transaction. */
-export async function enqueueLinkPreviews(trx: Q, links: readonly NewImportedLink[], nowIso: string): Promise<void> {
+/** Queues the previews of new links, in the caller's transaction (an import's chunk, a share). */
+export async function enqueueLinkPreviews(trx: Q, links: readonly NewLinkPreview[], nowIso: string): Promise<void> {
   if (links.length === 0) return;
   await trx
     .insertInto('link_preview_jobs')
@@ -49,23 +54,12 @@ export async function enqueueLinkPreviews(trx: Q, links: readonly NewImportedLin
         link_id: l.id,
         host: new URL(l.url).hostname,
         fill_title: l.fillTitle ? 1 : 0,
+        facts_only: l.factsOnly ? 1 : 0,
         due_at: nowIso,
         claimed_until: null,
         claim_token: null,
       })),
     )
-    .onConflict((oc) => oc.column('link_id').doNothing())
-    .execute();
-}
-
-/**
- * Queues the reading of a link's facts only (it was shared without a cached preview: the extension
- * reads pages itself), in the caller's transaction. Nothing the user wrote is touched.
- */
-export async function enqueueFactsOnly(trx: Q, linkId: string, url: string, nowIso: string): Promise<void> {
-  await trx
-    .insertInto('link_preview_jobs')
-    .values({ link_id: linkId, host: new URL(url).hostname, fill_title: 0, facts_only: 1, due_at: nowIso, claimed_until: null, claim_token: null })
     .onConflict((oc) => oc.column('link_id').doNothing())
     .execute();
 }

@@ -23,7 +23,7 @@ import {
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
-import { enqueueFactsOnly } from './import-previews';
+import { enqueueLinkPreviews } from './import-previews';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -227,7 +227,7 @@ export async function insertLink(
   };
   await insertLinkRow(trx, row);
   await scheduleLinkChecks(trx, [row], new Date(at));
-  if (facts === null && url !== null) await enqueueFactsOnly(trx, id, url, at);
+  if (facts === null && url !== null) await enqueueLinkPreviews(trx, [{ id, url, fillTitle: false, factsOnly: true }], at);
   // A new id has no topics yet: nothing to delete first.
   await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
@@ -303,7 +303,7 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       .where('id', '=', id)
       .execute();
     if (newUrl) await restartLinkCheck(trx, id, changes.url ?? null, new Date());
-    if (facts === null && changes.url) await enqueueFactsOnly(trx, id, changes.url, now());
+    if (facts === null && changes.url) await enqueueLinkPreviews(trx, [{ id, url: changes.url, fillTitle: false, factsOnly: true }], now());
     if (changes.url !== undefined && changes.url !== null) {
       // The new URL must not duplicate another link's in one of the link's collections (SPEC §5).
       const clash = await trx
