@@ -10,6 +10,8 @@
  * And the Following feed (GET /api/following) of a reader (seeded user 4) subscribed to
  * BENCH_FOLLOWED (1,000) seeded curators and following that collection: its first page, a format,
  * a time window and a deeper page, at BENCH_LINK_CONNECTIONS (the links are the links section's seed).
+ * Then the personal digests of the same readers a week on (every follower, and that reader):
+ * drainReaderDigests in this process ("time to build and queue"), then the server's worker sending.
  */
 import { randomBytes } from 'node:crypto';
 import { type Insertable, sql } from 'kysely';
@@ -17,6 +19,7 @@ import type { Config } from '../server/config';
 import { type Db, openDatabase } from '../server/db';
 import type { Database } from '../server/db/schema';
 import { runDigestOnce } from '../server/mail/digest';
+import { drainReaderDigests } from '../server/mail/reader-digest';
 import type { SmtpSink } from '../tests/support/smtp-sink';
 import { type CpuProbe, type Load, type MeasuredRoute, type NamedLoad, loadAverages, measureRoutes, ms, printRoutes, rate, us } from './common';
 import { seedEmail } from './seed';
@@ -54,17 +57,20 @@ export async function seedFollowing(db: Db, users: number, count: number, follow
   const publisher = await k.selectFrom('user').select('id').where('email', '=', publisherEmail).executeTakeFirstOrThrow();
   const now = Date.now();
   const iso = (t: number) => new Date(t).toISOString();
-  const emailVerified = db.dialect === 'sqlite' ? 0 : false;
+  // Verified: each follower also gets the personal digest (weekly, from now), which goes to verified addresses only.
+  const emailVerified = db.dialect === 'sqlite' ? 1 : true;
 
   const followers: Insertable<Database['user']>[] = [];
   const profiles: Insertable<Database['profiles']>[] = [];
   const subscriptions: Insertable<Database['user_subscriptions']>[] = [];
+  const digests: Insertable<Database['reader_digests']>[] = [];
   for (let i = 0; i < count; i++) {
     const id = hex();
     const at = iso(now - 200 * DAY_MS + (i * 200 * DAY_MS) / count);
     followers.push({ id, name: `Bench Follower ${i}`, email: `bench-follower-${i}@bench.test`, emailVerified, image: null, createdAt: at, updatedAt: at });
     profiles.push({ user_id: id, bio: null, location: null, website: null, avatar_key: null, subscriptions_count: 1, subscribers_count: 0, updated_at: at });
     subscriptions.push({ id: hex(), subscriber_id: id, publisher_id: publisher.id, created_at: at });
+    digests.push({ user_id: id, frequency: 'weekly', sent_up_to: iso(now) });
   }
   const collectionId = hex();
   const emailSubscribers: Insertable<Database['email_subscribers']>[] = Array.from({ length: count }, (_, i) => {
@@ -83,6 +89,7 @@ export async function seedFollowing(db: Db, users: number, count: number, follow
     await insertBatches(followers, (b) => trx.insertInto('user').values(b).execute());
     await insertBatches(profiles, (b) => trx.insertInto('profiles').values(b).execute());
     await insertBatches(subscriptions, (b) => trx.insertInto('user_subscriptions').values(b).execute());
+    await insertBatches(digests, (b) => trx.insertInto('reader_digests').values(b).execute());
     await trx.updateTable('profiles').set({ subscribers_count: count }).where('user_id', '=', publisher.id).execute();
     await trx
       .insertInto('supercurations')
@@ -141,6 +148,8 @@ async function seedReader(db: Db, readerEmail: string, collectionId: string, fol
     );
     await trx.updateTable('profiles').set({ subscriptions_count: sql`subscriptions_count + ${ids.length}` }).where('user_id', '=', reader.id).execute();
     await trx.insertInto('supercuration_followers').values({ supercuration_id: collectionId, user_id: reader.id, created_at: at }).execute();
+    await trx.insertInto('reader_digests').values({ user_id: reader.id, frequency: 'weekly', sent_up_to: at }).onConflict((oc) => oc.column('user_id').doNothing()).execute();
+    await trx.updateTable('user').set({ emailVerified: db.dialect === 'sqlite' ? 1 : true }).where('id', '=', reader.id).execute();
     await trx.updateTable('supercurations').set({ followers_count: 1 }).where('id', '=', collectionId).execute();
   });
 }
@@ -166,6 +175,19 @@ export interface FollowingResult {
     dbCpuUsPerMail?: number;
     bytes: number;
     transport: string;
+  };
+  /** The personal digests of the same period (drainReaderDigests in this process), then sent by the server. */
+  readerDigest: {
+    readers: number;
+    mails: number;
+    /** Finding the due readers, their items and rendering, claim + insert: until every mail is queued. */
+    buildMs: number;
+    /** This process's CPU (our code and the driver; on SQLite the database too) per reader. */
+    cpuUsPerReader: number;
+    dbCpuUsPerReader?: number;
+    /** From the last queued mail until the sink received every one. */
+    sendMs: number;
+    received: number;
   };
 }
 
@@ -263,6 +285,7 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
   const { sink } = o;
   const db = openDatabase(o.config);
   let digest: FollowingResult['digest'];
+  let readerDigest: FollowingResult['readerDigest'];
   try {
     const interval = o.config.digestIntervalSeconds;
     // The digest is due `interval` after the seeded last_sent_at (now): run it as if then, so the
@@ -298,6 +321,7 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
       bytes: mails.reduce((sum, m) => sum + m.raw.length, 0),
       transport: `server outbox worker, SMTP (nodemailer pool of 3) to loopback sink ${sink.url}`,
     };
+    readerDigest = await benchReaderDigests(db, o, DIGEST_RESOURCES);
   } finally {
     await db.close();
   }
@@ -308,6 +332,38 @@ export async function benchFollowing(o: Options): Promise<FollowingResult> {
     feed,
     csv: { runs: CSV_RUNS, medianMs: times[Math.floor(times.length / 2)] ?? NaN, maxMs: times[times.length - 1] ?? NaN, bytes, rows },
     digest,
+    readerDigest,
+  };
+}
+
+/**
+ * The personal digests a week on: every follower of the publisher (weekly, from the seed's now) has
+ * the resources just added as news, and the Following feed's reader those of its curators too.
+ */
+async function benchReaderDigests(db: Db, o: Options, resources: number): Promise<FollowingResult['readerDigest']> {
+  const readers = o.plan.subscribers + 1;
+  console.log(`Building and queueing the personal digests of ${readers.toLocaleString('en-US')} readers (${resources} new links each), then sending them...`);
+  const at = new Date(Date.now() + 7 * DAY_MS + 60_000);
+  const receivedBefore = o.sink.received.length;
+  const cpu0 = await o.cpu();
+  const own0 = process.cpuUsage();
+  const t0 = performance.now();
+  const run = await drainReaderDigests({ db, wakeOutbox: () => {}, publicUrl: o.config.publicUrl, secret: o.config.authSecret }, at);
+  const buildMs = performance.now() - t0;
+  const own = process.cpuUsage(own0);
+  const cpu1 = await o.cpu();
+  while (o.sink.received.length - receivedBefore < run.mails) {
+    if (performance.now() - t0 > SEND_DEADLINE_MS) throw new Error(`only ${o.sink.received.length - receivedBefore} of ${run.mails} digests arrived`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    readers: run.readers,
+    mails: run.mails,
+    buildMs,
+    cpuUsPerReader: (own.user + own.system) / Math.max(1, run.readers),
+    ...(cpu0.dbS !== null && cpu1.dbS !== null ? { dbCpuUsPerReader: ((cpu1.dbS - cpu0.dbS) * 1e6) / Math.max(1, run.readers) } : {}),
+    sendMs: performance.now() - t0 - buildMs,
+    received: o.sink.received.length - receivedBefore,
   };
 }
 
@@ -325,6 +381,13 @@ export function printFollowing(r: FollowingResult): void {
       `${rate(g.mailsPerS)} mails/s (${g.received.toLocaleString('en-US')} received, ${g.distinctMessageIds.toLocaleString('en-US')} distinct ` +
       `Message-IDs, ${(g.bytes / 1048576).toFixed(1)} MiB), server CPU ${us(g.serverCpuUsPerMail)}/mail` +
       `${g.dbCpuUsPerMail !== undefined ? `, PostgreSQL CPU ${us(g.dbCpuUsPerMail)}/mail` : ''}; ${g.transport}.`,
+  );
+  const d = r.readerDigest;
+  console.log(
+    `Personal digests: ${d.readers.toLocaleString('en-US')} readers claimed, ${d.mails.toLocaleString('en-US')} digests queued in ` +
+      `${(d.buildMs / 1000).toFixed(2)} s (drainReaderDigests in-process; CPU ${us(d.cpuUsPerReader)}/reader` +
+      `${d.dbCpuUsPerReader !== undefined ? `, PostgreSQL CPU ${us(d.dbCpuUsPerReader)}/reader` : ''}); ` +
+      `sent by the server in ${(d.sendMs / 1000).toFixed(2)} s (${d.received.toLocaleString('en-US')} received).`,
   );
   console.log(
     `Seeded ${r.plan.subscribers.toLocaleString('en-US')} subscribers and ${r.plan.emailSubscribers.toLocaleString('en-US')} ` +

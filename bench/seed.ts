@@ -464,6 +464,13 @@ export async function seedLinks(
           createdAt,
           createdAt,
           null, // broken_at
+          // The page's facts, about as often as the preview corpus has them (by source, not drawn:
+          // the random sequence of the rest stays as it was).
+          `Site ${source % 997}`,
+          null, // favicon_url
+          source % 10 < 7 ? `Author ${source % 5000}` : null,
+          source % 20 < 13 ? createdAt : null,
+          'en',
         ]);
       }
       await bulk.transaction(async () => {

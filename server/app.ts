@@ -34,7 +34,7 @@ import { registerUploadRoutes } from './http/upload-routes';
 import { registerUserRoutes } from './http/user-routes';
 import { readInProcess, visitorReads } from './http/visitor-reads';
 import { registerWebRoutes } from './http/web-routes';
-import { startDigestTimer } from './mail/digest';
+import { startDigestTimer } from './mail/digest-timer';
 import { type Mailer, createMailer } from './mail/mailer';
 import { type OutboxWorker, startOutboxWorker } from './mail/outbox';
 import { createImageVariants, imageCacheDir } from './services/image-variants';
@@ -104,7 +104,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     perMinute: config.linkCheckPerMinute,
     log: server.log,
   });
-  // Digests of new resources: a DB-claimed job, safe with several server processes (server/mail/digest.ts).
+  // Digests of new resources and personal digests: DB-claimed jobs, safe with several server processes
+  // (server/mail/digest.ts, server/mail/reader-digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
   server.addHook('onClose', async () => {
     await stopDigests();

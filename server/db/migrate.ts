@@ -18,6 +18,7 @@ import * as m0014 from './migrations/0014_imported_memberships';
 import * as m0015 from './migrations/0015_link_preview_jobs';
 import * as m0016 from './migrations/0016_link_health';
 import * as m0017 from './migrations/0017_link_facts';
+import * as m0018 from './migrations/0018_reader_digests';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015_link_preview_jobs': m0015,
   '0016_link_health': m0016,
   '0017_link_facts': m0017,
+  '0018_reader_digests': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

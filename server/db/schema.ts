@@ -219,6 +219,11 @@ export interface Database {
     created_at: string;
     sent_at: string | null;
   };
+  reader_digests: {
+    user_id: string;
+    frequency: string;
+    sent_up_to: string;
+  };
   user_subscriptions: {
     id: string;
     subscriber_id: string;

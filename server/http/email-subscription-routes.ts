@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { apiRoutes } from '../../shared/api/routes';
+import { paths } from '../../shared/domain/paths';
 import { escapeHtml } from '../mail/render';
+import { digestReaderOfToken, unsubscribeDigest } from '../services/reader-digests';
 import {
   type MailDeps,
   confirmSubscription,
@@ -31,6 +33,8 @@ export const EMAIL_PAGE_TEXTS = {
   unsubscribeTitle: 'Unsubscribe',
   unsubscribed: 'You have been unsubscribed',
   unsubscribeInvalid: 'This unsubscribe link is invalid',
+  digestUnsubscribeTitle: 'Stop your digest',
+  digestUnsubscribed: 'Your digest is turned off',
 } as const;
 
 const tokenQuery = z.object({ token: z.string().max(500).default('') });
@@ -56,9 +60,14 @@ ${body}
 
 const p = (html: string) => `<p style="margin:0 0 12px">${html}</p>`;
 
+const button = (action: string, label: string) =>
+  `<form method="post" action="${escapeHtml(action)}">` +
+  `<button type="submit" style="background:#2563eb;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-weight:600;cursor:pointer">${escapeHtml(label)}</button></form>`;
+
 /**
  * Collection e-mail subscriptions: subscribe (double opt-in), the confirmation link, one-click
- * unsubscribe (RFC 8058), and the owner's list for the dashboard.
+ * unsubscribe (RFC 8058), and the owner's list for the dashboard. Also the personal digest's
+ * one-click unsubscribe, which turns the reader's digest setting Off.
  */
 export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, session } = deps;
@@ -104,8 +113,21 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
       200,
       EMAIL_PAGE_TEXTS.unsubscribeTitle,
       p(`Stop receiving e-mails about new resources in <strong>${escapeHtml(subscription.title)}</strong>?`) +
-        `<form method="post" action="/subscriptions/unsubscribe?token=${encodeURIComponent(token)}">` +
-        '<button type="submit" style="background:#2563eb;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-weight:600;cursor:pointer">Unsubscribe</button></form>',
+        button(`/subscriptions/unsubscribe?token=${encodeURIComponent(token)}`, 'Unsubscribe'),
+    );
+  });
+
+  api.get('/digest/unsubscribe', pageSchema, async (req, reply) => {
+    const { token } = req.query;
+    if (!(await digestReaderOfToken(db, deps.secret, token))) {
+      return page(reply, 404, EMAIL_PAGE_TEXTS.unsubscribeInvalid, p('Check that the whole link was used. You can also turn the digest off in your settings.'));
+    }
+    return page(
+      reply,
+      200,
+      EMAIL_PAGE_TEXTS.digestUnsubscribeTitle,
+      p('Stop the e-mail digest of what the curators and collections you follow publish?') +
+        button(`/digest/unsubscribe?token=${encodeURIComponent(token)}`, 'Turn off my digest'),
     );
   });
 
@@ -120,6 +142,16 @@ export function registerEmailSubscriptionRoutes(app: FastifyInstance, deps: Deps
       const result = await unsubscribe(db, deps.secret, token);
       if (result === 'invalid') return page(reply, 400, EMAIL_PAGE_TEXTS.unsubscribeInvalid, p('Check that the whole link was used.'));
       return page(reply, 200, EMAIL_PAGE_TEXTS.unsubscribed, p('You will not receive any more e-mails from this subscription.'));
+    });
+    zodRoutes(scope).post('/digest/unsubscribe', pageSchema, async (req, reply) => {
+      const result = await unsubscribeDigest(db, deps.secret, req.query.token);
+      if (result === 'invalid') return page(reply, 400, EMAIL_PAGE_TEXTS.unsubscribeInvalid, p('Check that the whole link was used.'));
+      return page(
+        reply,
+        200,
+        EMAIL_PAGE_TEXTS.digestUnsubscribed,
+        p(`You will not receive any more digest e-mails. You can turn it on again in your <a href="${paths.settings}" style="color:#2563eb">settings</a>.`),
+      );
     });
   });
 

@@ -14,6 +14,7 @@ import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
 import { canSeeSubscribers } from '../policies/subscriptions';
 import { avatarUrl } from '../presenters/users';
 import { listFollowing } from '../services/following-feed';
+import { readerDigestSettings, setReaderDigest } from '../services/reader-digests';
 import { getProfilePageMeta } from '../services/profiles';
 import { allSubscribers, listSubscribers, subscribe, unsubscribe } from '../services/subscriptions';
 import { forbidden, notFound } from '../errors';
@@ -55,6 +56,21 @@ export function registerFollowingRoutes(app: FastifyInstance, { db, session, pub
   api.route({
     ...declared(apiRoutes.following, session),
     handler: async (req) => listFollowing(db, await session.requireViewer(req), req.query),
+  });
+
+  // The signed-in reader's own setting: no parameter names anyone else.
+  api.route({
+    ...declared(apiRoutes.readerDigest, session),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      reply.header('cache-control', 'private, no-store');
+      return readerDigestSettings(db, viewer.id);
+    },
+  });
+
+  api.route({
+    ...declared(apiRoutes.setReaderDigest, session),
+    handler: async (req) => setReaderDigest(db, (await session.requireViewer(req)).id, req.body.frequency),
   });
 
   api.route({

@@ -148,25 +148,3 @@ function newResources(db: Kysely<Database>, id: string, since: string, upTo: str
     .limit(1000)
     .execute();
 }
-
-/**
- * The digest timer of a server process: every min(60 s, interval), unref'd (it never keeps the
- * process alive), one run at a time. Returns its stop function (called on server close).
- */
-export function startDigestTimer(deps: DigestDeps): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = runDigestOnce(deps)
-      .catch((err: unknown) => deps.log?.error({ err }, 'digest run failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, Math.min(60, deps.intervalSeconds) * 1000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
-}

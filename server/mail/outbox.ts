@@ -27,8 +27,8 @@ import { type MailMessage, type Mailer, isTransientMailError } from './mailer';
  *   times) and are deleted after KEEP_SENT_DAYS; failed ones keep everything for KEEP_FAILED_DAYS.
  */
 
-/** Subscription confirmations and digests (to e-mail subscribers); password resets and verifications (to accounts). */
-export type MailKind = 'confirmation' | 'digest' | 'password-reset' | 'verification';
+/** Subscription confirmations and digests (to e-mail subscribers); password resets, verifications and personal digests (to accounts). */
+export type MailKind = 'confirmation' | 'digest' | 'password-reset' | 'verification' | 'reader-digest';
 
 /** One e-mail to queue; the Message-ID is assigned here. */
 export interface QueuedMail extends Omit<MailMessage, 'messageId'> {

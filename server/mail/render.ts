@@ -8,6 +8,16 @@ export interface EmailItem {
   title: string;
   url: string;
   description?: string;
+  /** A short line under the title, e.g. who added it. */
+  note?: string;
+}
+
+/** A titled group of items (a personal digest's curator or collection). */
+export interface EmailSection {
+  heading: string;
+  /** Where the heading links to (absolute http(s)). */
+  url?: string;
+  items: EmailItem[];
 }
 
 export interface EmailContent {
@@ -17,6 +27,8 @@ export interface EmailContent {
   paragraphs: string[];
   /** A list of links (a digest's new resources). */
   items?: EmailItem[];
+  /** Lists of links under their own headings, after `items`. */
+  sections?: EmailSection[];
   /** The main button, e.g. 'Confirm subscription'. */
   action?: { label: string; url: string };
   /** Why the reader gets this e-mail. */
@@ -50,20 +62,54 @@ export function safeHttpUrl(url: string): string | null {
 /** Collapses line breaks and runs of spaces of one-line values (titles), so they can't fake structure. */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+type SafeItem = { title: string; url: string | null; description?: string; note?: string };
+
+const safeItem = (i: EmailItem): SafeItem => ({
+  title: oneLine(i.title),
+  url: safeHttpUrl(i.url),
+  description: i.description?.trim() || undefined,
+  note: i.note ? oneLine(i.note) : undefined,
+});
+
+const textItems = (items: SafeItem[]) =>
+  items.flatMap((i) => [
+    `- ${i.title}`,
+    ...(i.note ? [`  ${i.note}`] : []),
+    ...(i.url ? [`  ${i.url}`] : []),
+    ...(i.description ? [`  ${oneLine(i.description)}`] : []),
+    '',
+  ]);
+
+const htmlItems = (items: SafeItem[]) =>
+  items.length === 0
+    ? []
+    : [
+        '<ul style="margin:0 0 16px;padding-left:20px">',
+        ...items.map(
+          (i) =>
+            `<li style="margin:0 0 12px">${
+              i.url
+                ? `<a href="${escapeHtml(i.url)}" style="color:#2563eb;font-weight:600">${escapeHtml(i.title)}</a>`
+                : `<strong>${escapeHtml(i.title)}</strong>`
+            }${i.note ? `<br><span style="color:#64748b;font-size:13px">${escapeHtml(i.note)}</span>` : ''}${
+              i.description ? `<br><span style="color:#475569">${escapeHtml(i.description)}</span>` : ''
+            }</li>`,
+        ),
+        '</ul>',
+      ];
+
 export function renderEmail(content: EmailContent): EmailBodies {
   const action = content.action ? { label: oneLine(content.action.label), url: safeHttpUrl(content.action.url) } : null;
   const unsubscribe = content.unsubscribeUrl ? safeHttpUrl(content.unsubscribeUrl) : null;
-  const items = (content.items ?? []).map((i) => ({
-    title: oneLine(i.title),
-    url: safeHttpUrl(i.url),
-    description: i.description?.trim() || undefined,
-  }));
+  const items = (content.items ?? []).map(safeItem);
+  const sections = (content.sections ?? []).map((g) => ({ heading: oneLine(g.heading), url: g.url ? safeHttpUrl(g.url) : null, items: g.items.map(safeItem) }));
 
   const text = [
     oneLine(content.heading),
     '',
     ...content.paragraphs.flatMap((p) => [p.trim(), '']),
-    ...items.flatMap((i) => [`- ${i.title}`, ...(i.url ? [`  ${i.url}`] : []), ...(i.description ? [`  ${oneLine(i.description)}`] : []), '']),
+    ...textItems(items),
+    ...sections.flatMap((g) => [g.url ? `${g.heading} (${g.url})` : g.heading, '', ...textItems(g.items)]),
     ...(action?.url ? [`${action.label}: ${action.url}`, ''] : []),
     ...(content.footer || unsubscribe ? ['-- '] : []),
     ...(content.footer ? [content.footer.trim()] : []),
@@ -79,20 +125,13 @@ export function renderEmail(content: EmailContent): EmailBodies {
     '<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:24px">',
     `<h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(oneLine(content.heading))}</h1>`,
     ...content.paragraphs.map((para) => p(escapeHtml(para.trim()).replace(/\r?\n/g, '<br>'))),
-    ...(items.length > 0
-      ? [
-          '<ul style="margin:0 0 16px;padding-left:20px">',
-          ...items.map(
-            (i) =>
-              `<li style="margin:0 0 12px">${
-                i.url
-                  ? `<a href="${escapeHtml(i.url)}" style="color:#2563eb;font-weight:600">${escapeHtml(i.title)}</a>`
-                  : `<strong>${escapeHtml(i.title)}</strong>`
-              }${i.description ? `<br><span style="color:#475569">${escapeHtml(i.description)}</span>` : ''}</li>`,
-          ),
-          '</ul>',
-        ]
-      : []),
+    ...htmlItems(items),
+    ...sections.flatMap((g) => [
+      `<h2 style="margin:24px 0 8px;font-size:16px">${
+        g.url ? `<a href="${escapeHtml(g.url)}" style="color:#0f172a">${escapeHtml(g.heading)}</a>` : escapeHtml(g.heading)
+      }</h2>`,
+      ...htmlItems(g.items),
+    ]),
     ...(action?.url
       ? [
           p(

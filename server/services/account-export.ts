@@ -1,5 +1,7 @@
 import type { AccountExport } from '../../shared/domain';
 import type { Db } from '../db';
+import { factsOfRow } from './link-facts';
+import { digestSettingsOf } from './reader-digests';
 
 const iso = (value: string | Date) => new Date(value).toISOString();
 const flag = (value: number | boolean) => Number(value) === 1;
@@ -114,6 +116,8 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
       .orderBy('f.created_at')
       .execute();
 
+    const digest = await trx.selectFrom('reader_digests').select('frequency').where('user_id', '=', userId).executeTakeFirst();
+
     const tagsOf = groupBy(tags, (t) => t.category_id);
     const categoriesOf = groupBy(categories, (c) => c.supercuration_id);
     const resourcesOf = groupBy(resources, (r) => r.supercuration_id);
@@ -147,6 +151,7 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
         likes: Number(l.likes_count),
         createdAt: l.created_at,
         updatedAt: l.updated_at,
+        ...factsOfRow(l),
       })),
       collections: collections.map((c) => ({
         id: c.id,
@@ -176,6 +181,7 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
       subscriptions: subscriptions.map((s) => ({ userId: s.id, name: s.name, since: s.created_at })),
       subscribers: followers.map((s) => ({ userId: s.id, name: s.name, since: s.created_at })),
       followedCollections: followedCollections.map((c) => ({ id: c.id, title: c.title, since: c.created_at })),
+      digest: digestSettingsOf(digest),
     };
   });
 }

@@ -41,21 +41,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-function signature(secret: string, id: string): Buffer {
-  return createHmac('sha256', secret).update(`email-unsubscribe:${id}`).digest();
+/** What an unsubscribe token stops: a collection e-mail subscription (by subscriber id) or a reader's digest (by user id). */
+export type UnsubscribePurpose = 'email-unsubscribe' | 'reader-digest-unsubscribe';
+
+function signature(secret: string, purpose: UnsubscribePurpose, id: string): Buffer {
+  return createHmac('sha256', secret).update(`${purpose}:${id}`).digest();
 }
 
-export function unsubscribeToken(secret: string, subscriberId: string): string {
-  return `${subscriberId}.${signature(secret, subscriberId).toString('base64url')}`;
+export function unsubscribeToken(secret: string, id: string, purpose: UnsubscribePurpose = 'email-unsubscribe'): string {
+  return `${id}.${signature(secret, purpose, id).toString('base64url')}`;
 }
 
-/** The subscriber id of a well-signed unsubscribe token, else null. */
-export function verifyUnsubscribeToken(secret: string, token: string): string | null {
+/** The id of a well-signed unsubscribe token for this purpose, else null. */
+export function verifyUnsubscribeToken(secret: string, token: string, purpose: UnsubscribePurpose = 'email-unsubscribe'): string | null {
   const dot = token.indexOf('.');
   if (dot <= 0) return null;
   const id = token.slice(0, dot);
   const given = Buffer.from(token.slice(dot + 1), 'base64url');
-  const expected = signature(secret, id);
+  const expected = signature(secret, purpose, id);
   return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
 }
 

@@ -24,14 +24,19 @@ const CURSOR_TAG = 'following';
 export interface Filters {
   viewer: string;
   since: string | null;
+  /** Items no newer than this (the digest's period); null: up to now. */
+  until: string | null;
   format: string | undefined;
   cursor: CursorValue[];
+  /** Whether a file import's additions to a followed collection count (the digest leaves them out, like collection e-mails). */
+  imports: boolean;
 }
 
 /** The conditions on a followed user's link `l` (or an addition's link) other than whose it is. */
 function linkFilters(f: Filters, at: RawBuilder<string>, key: RawBuilder<string>): RawBuilder<boolean> {
   const parts: RawBuilder<boolean>[] = [sql`1 = 1`];
   if (f.since !== null) parts.push(sql`${at} >= ${f.since}`);
+  if (f.until !== null) parts.push(sql`${at} <= ${f.until}`);
   if (f.format !== undefined) parts.push(sql`l.format = ${f.format}`);
   if (f.cursor.length > 0) parts.push(sql`(${at}, ${key}) < (${f.cursor[0]}, ${f.cursor[1]})`);
   return sql.join(parts, sql` and `) as RawBuilder<boolean>;
@@ -131,7 +136,7 @@ async function pageSources(db: Db, f: Filters): Promise<{ sources: Sources; floo
   return { sources, floor };
 }
 
-interface ItemRow {
+export interface ItemRow {
   kind: FollowingKind;
   at: string;
   key: string;
@@ -142,33 +147,48 @@ interface ItemRow {
   supercuration_id: string | null;
   supercuration_title: string | null;
   supercuration_slug: string | null;
+  /** With `total`: how many items there are in all, beyond the limit too. */
+  total?: number | string;
+}
+
+interface ItemQuery {
+  /** Only these sources' items; null: every followed user and public collection. */
+  sources: Sources | null;
+  /** Items no older than this ('' for none). */
+  floor: string;
+  limit: number;
+  /** Count every matching item into each row's `total` (the digest's "and n more"). */
+  total?: boolean;
 }
 
 /**
- * One page of items (ROWS at most) no older than `floor`: each source's rows are an index range.
+ * The newest items (`limit` at most) no older than `floor`: each source's rows are an index range.
  * Only what the viewer may see: public collections (checked now, so one turned private is gone at
  * once) and links by the visibility rule (a repost of a link turned private is left out).
  */
-async function pageItems(db: Db, f: Filters, { users, collections }: Sources, floor: string): Promise<ItemRow[]> {
+export async function followedItems(db: Db, f: Filters, { sources, floor, limit, total }: ItemQuery): Promise<ItemRow[]> {
   const visible = linkVisibleTo(f.viewer, 'l');
+  const users = sources ? sql` and ${among('s.publisher_id', sources.users)}` : sql``;
+  const collections = sources ? sql` and ${among('c.id', sources.collections)}` : sql``;
+  const imports = f.imports ? sql`` : sql` and sl.imported = 0`;
   const { rows } = await sql<ItemRow>`
     select i.*, u.name as actor_name, p.avatar_key as actor_avatar_key,
            sc.title as supercuration_title, sc.slug as supercuration_slug
     from (
-      select * from (
+      select *${total ? sql`, count(*) over () as total` : sql``} from (
         select case when l.original_post_id is null then 'shared' else 'reposted' end as kind,
                l.created_at as at, l.id as key, l.id as link_id, l.user_id as actor_id, null as supercuration_id
           from user_subscriptions s inner join links l on l.user_id = s.publisher_id and l.in_main_feed = 1
-          where s.subscriber_id = ${f.viewer} and ${among('s.publisher_id', users)} and l.created_at >= ${floor} and ${linkFilters(f, linkAt, linkKey)} and ${visible}
+          where s.subscriber_id = ${f.viewer}${users} and l.created_at >= ${floor} and ${linkFilters(f, linkAt, linkKey)} and ${visible}
         union all
         select 'added', sl.created_at, ${addedKey}, sl.link_id, coalesce(sl.added_by, l.user_id), sl.supercuration_id
           from supercuration_followers fo
           inner join supercurations c on c.id = fo.supercuration_id
           inner join supercuration_links sl on sl.supercuration_id = c.id
           inner join links l on l.id = sl.link_id
-          where fo.user_id = ${f.viewer} and ${among('c.id', collections)} and c.is_public = 1 and sl.created_at >= ${floor}
+          where fo.user_id = ${f.viewer}${collections} and c.is_public = 1 and sl.created_at >= ${floor}${imports}
             and ${linkFilters(f, addedAt, addedKey)} and ${visible}
-      ) merged order by at desc, key desc limit ${sql.lit(ROWS)}
+      ) merged order by at desc, key desc limit ${sql.lit(limit)}
     ) i
     left join "user" u on u.id = i.actor_id
     left join profiles p on p.user_id = i.actor_id
@@ -182,15 +202,17 @@ export function followingFilters(viewerId: string, q: FollowingParams): Filters 
   return {
     viewer: viewerId,
     since: windowStart(q.window),
+    until: null,
     format: q.format,
     cursor: q.cursor ? decodeKeyset(CURSOR_TAG, ['string', 'string'], q.cursor) : [],
+    imports: true,
   };
 }
 
 export async function listFollowing(db: Db, viewer: Viewer, q: FollowingParams): Promise<Page<FollowingItem>> {
   const f = followingFilters(viewer.id, q);
   const { sources, floor } = await pageSources(db, f);
-  const rows = await pageItems(db, f, sources, floor);
+  const rows = await followedItems(db, f, { sources, floor, limit: ROWS });
   const page = rows.slice(0, FEED_PAGE_SIZE);
   const ids = [...new Set(page.map((r) => r.link_id))];
   const links = ids.length === 0 ? [] : await toLinks(db.kysely, await linkCards(db.kysely, viewer.id).where('links.id', 'in', ids).execute(), viewer);

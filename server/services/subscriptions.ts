@@ -17,6 +17,7 @@ import { badRequest, notFound } from '../errors';
 import { canSubscribeTo } from '../policies/subscriptions';
 import type { Viewer } from '../policies/viewer';
 import { ensureProfile } from './profile-row';
+import { ensureReaderDigest } from './reader-digests';
 
 type Q = Kysely<Database>;
 type Counter = 'subscribers_count' | 'subscriptions_count';
@@ -94,6 +95,7 @@ export async function subscribe(db: Db, viewer: Viewer, publisherId: string): Pr
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
       await moveCounters(trx, viewer.id, publisherId, 1);
+      await ensureReaderDigest(trx, viewer.id);
     } else {
       await assertUserExists(trx, publisherId);
     }

@@ -6,6 +6,7 @@ import { decrement, increment } from '../db/counters';
 import { now } from '../db/ids';
 import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
+import { ensureReaderDigest } from './reader-digests';
 
 type Q = Kysely<Database>;
 
@@ -29,6 +30,7 @@ export async function followSupercuration(db: Db, viewer: Viewer, id: string): P
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
       await trx.updateTable('supercurations').set({ followers_count: increment('followers_count') }).where('id', '=', id).execute();
+      await ensureReaderDigest(trx, viewer.id);
     }
     return stateAfter(trx, id, true);
   });

@@ -2,13 +2,13 @@ import type { z } from 'zod';
 import type { AccountSession } from '../domain/account';
 import type { CreateApiTokenInput } from '../domain/api-tokens';
 import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, bookmarkImportForm, readImportEvents } from '../domain/bookmarks';
-import type { FollowingQuery } from '../domain/following';
+import type { FollowingQuery, ReaderDigestInput } from '../domain/following';
 import type { BatchShareInput, FolderMapping, ImportFeedInput } from '../domain/import';
 import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
 import { LINK_HEALTH_MESSAGES } from '../domain/link-health';
 import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
-import { FOLLOWING_MESSAGES, SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
+import { FOLLOWING_MESSAGES, READER_DIGEST_MESSAGES, SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
 import type {
   AddResourceInput,
   CreateSupercurationInput,
@@ -227,6 +227,9 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         signal,
         fallback: query.cursor ? FOLLOWING_MESSAGES.loadMoreFailed : FOLLOWING_MESSAGES.loadFailed,
       }),
+    /** How often the signed-in reader's digest e-mail goes out. */
+    readerDigest: (signal?: AbortSignal) => call('readerDigest', { signal, fallback: READER_DIGEST_MESSAGES.loadFailed }),
+    setReaderDigest: (input: ReaderDigestInput) => call('setReaderDigest', { body: input, fallback: READER_DIGEST_MESSAGES.saveFailed }),
     /** URL of the CSV export of the signed-in user's subscribers (a download, cookie-authenticated). */
     subscribersCsvUrl: () => `${baseUrl}/api/me/subscribers.csv`,
     /** URL of a user's RSS feed (not under /api: feed readers fetch it). */

@@ -16,6 +16,8 @@ export const endpoints = {
   listSubscribers: { method: 'GET', url: '/api/me/subscribers' },
   myEmailSubscribers: { method: 'GET', url: '/api/me/email-subscribers' },
   following: { method: 'GET', url: '/api/following' },
+  readerDigest: { method: 'GET', url: '/api/me/digest' },
+  setReaderDigest: { method: 'PUT', url: '/api/me/digest' },
   listLinks: { method: 'GET', url: '/api/links' },
   lookupLink: { method: 'GET', url: '/api/links/lookup' },
   brokenLinkCount: { method: 'GET', url: '/api/links/broken-count' },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
-import { followingQuerySchema } from '../domain/following';
+import { followingQuerySchema, readerDigestSchema } from '../domain/following';
 import { type BatchShareResult, batchShareSchema, importFeedSchema } from '../domain/import';
 import {
   type LikeState,
@@ -22,6 +22,8 @@ import { type UserProfile, profileUpdateSchema } from '../domain/schemas';
 import {
   FOLLOWING_MESSAGES,
   type FollowingItem,
+  READER_DIGEST_MESSAGES,
+  type ReaderDigestSettings,
   SUBSCRIPTION_MESSAGES,
   type SubscriberPage,
   type SubscriptionState,
@@ -157,6 +159,22 @@ export const apiRoutes = {
       summary: 'What the users I subscribe to and the public collections I follow published, newest first',
       tags: ['Following'],
       querystring: followingQuerySchema,
+    },
+  }),
+
+  readerDigest: route<ReaderDigestSettings>()({
+    ...endpoints.readerDigest,
+    auth: READER_DIGEST_MESSAGES.mustLogIn,
+    schema: { summary: 'How often my digest e-mail of what I follow goes out', tags: ['Following'] },
+  }),
+  setReaderDigest: route<ReaderDigestSettings>()({
+    ...endpoints.setReaderDigest,
+    auth: READER_DIGEST_MESSAGES.mustLogIn,
+    schema: {
+      summary: 'Set how often my digest e-mail goes out: off, daily or weekly',
+      tags: ['Following'],
+      body: readerDigestSchema,
+      examples: [{ frequency: 'daily' }],
     },
   }),
 

@@ -3,6 +3,8 @@ import { PASSWORD_MAX_LENGTH } from './constants';
 import { ACCOUNT_MESSAGES, MSG } from './messages';
 import { emailSchema, newPasswordSchema } from './schemas';
 import { paths } from './paths';
+import type { LinkFacts } from './links';
+import type { ReaderDigestSettings } from './subscriptions';
 
 const token = z.string({ error: ACCOUNT_MESSAGES.resetInvalid }).min(1, ACCOUNT_MESSAGES.resetInvalid).max(2000, ACCOUNT_MESSAGES.resetInvalid);
 const password = z
@@ -56,7 +58,7 @@ export interface AccountExport {
     website: string | null;
   };
   topics: { id: string; name: string; color: string; createdAt: string }[];
-  links: {
+  links: ({
     id: string;
     url: string | null;
     title: string;
@@ -71,7 +73,7 @@ export interface AccountExport {
     likes: number;
     createdAt: string;
     updatedAt: string;
-  }[];
+  } & LinkFacts)[];
   collections: {
     id: string;
     title: string;
@@ -90,6 +92,8 @@ export interface AccountExport {
   /** Public collections the user follows. */
   followedCollections: { id: string; title: string; since: string }[];
   subscribers: { userId: string; name: string; since: string }[];
+  /** The personal digest's setting. */
+  digest: ReaderDigestSettings;
 }
 
 /** A session's device as the settings name it, from its user agent: "Chrome on Linux". */

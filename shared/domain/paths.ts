@@ -6,6 +6,8 @@ const seg = encodeURIComponent;
 
 export const paths = {
   home: '/home',
+  /** What the curators and collections I follow publish. */
+  following: '/following',
   directory: '/directory',
   settings: '/settings',
   /** Where a phone's share sheet sends a shared page (the web app manifest's share_target). */

@@ -95,3 +95,31 @@ export const FOLLOWING_VERBS: Record<FollowingKind, string> = {
   reposted: 'reposted',
   added: 'added to',
 };
+
+// The personal digest: one e-mail per reader per period with what the curators and collections they follow published.
+
+export const DIGEST_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
+export type DigestFrequency = (typeof DIGEST_FREQUENCIES)[number];
+/** A reader who never chose gets the weekly digest. */
+export const DEFAULT_DIGEST_FREQUENCY: DigestFrequency = 'weekly';
+/** Items listed in one digest at most; the mail says how many more there are. */
+export const READER_DIGEST_MAX_ITEMS = 30;
+
+/** GET and PUT /api/me/digest. */
+export interface ReaderDigestSettings {
+  frequency: DigestFrequency;
+}
+
+// Not worded by the spec (docs/decisions.md).
+export const READER_DIGEST_MESSAGES = {
+  title: 'E-mail digest',
+  label: 'E-mail me what the people and collections I follow publish',
+  choices: { off: 'Off', daily: 'Daily', weekly: 'Weekly' } satisfies Record<DigestFrequency, string>,
+  hint: 'One e-mail per day or week, only when there is something new.',
+  unverified: 'Digests go to verified addresses only: verify yours above to receive them.',
+  saved: 'Digest setting saved',
+  saveFailed: 'Failed to save the digest setting',
+  loadFailed: 'Failed to load the digest setting',
+  invalid: 'Choose Off, Daily or Weekly',
+  mustLogIn: 'You must be logged in to change your digest',
+} as const;

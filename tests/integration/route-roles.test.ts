@@ -142,6 +142,8 @@ async function emailSubscription(w: World): Promise<{ confirm: string; unsubscri
   return { confirm, unsubscribe: unsubscribeToken(w.server.config.authSecret, id) };
 }
 
+const digestToken = (w: World) => unsubscribeToken(w.server.config.authSecret, w.users.owner.me.id, 'reader-digest-unsubscribe');
+
 const imageForm = (w: World, field: string) => {
   const form = new FormData();
   form.append(field, w.png, 'image.png');
@@ -400,6 +402,8 @@ const TABLE: Record<string, Row> = {
   'DELETE /api/users/:id/subscription': { visitor: 401, stranger: 200, collaborator: 200, owner: 400, call: (w) => ({ params: ownerParams(w) }) },
   'GET /api/me/subscribers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/following': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/me/digest': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  'PUT /api/me/digest': { visitor: 401, stranger: 200, collaborator: 200, owner: 200, call: () => ({ json: { frequency: 'daily' } }) },
   'GET /api/me/subscribers.csv': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/me/email-subscribers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /users/:id/feed.xml': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: ownerParams(w) }) },
@@ -408,6 +412,9 @@ const TABLE: Record<string, Row> = {
   'GET /subscriptions/confirm': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: async (w) => ({ query: { token: (await emailSubscription(w)).confirm } }) },
   'GET /subscriptions/unsubscribe': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: async (w) => ({ query: { token: (await emailSubscription(w)).unsubscribe } }) },
   'POST /subscriptions/unsubscribe': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: async (w) => ({ query: { token: (await emailSubscription(w)).unsubscribe } }) },
+  // The personal digest's: the owner's, whoever follows it.
+  'GET /digest/unsubscribe': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ query: { token: digestToken(w) } }) },
+  'POST /digest/unsubscribe': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ query: { token: digestToken(w) } }) },
 
   // Pages (the web app's index.html with the page's head). A private link's page is the app with
   // a 404 for everyone, its author too: its head is what unfurlers read (docs/decisions.md).
