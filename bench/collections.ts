@@ -21,6 +21,7 @@ import { type Insertable, sql } from 'kysely';
 import { DEFAULT_TOPIC_NAMES, TOPIC_PALETTE } from '../shared/domain';
 import type { Db } from '../server/db';
 import type { Database } from '../server/db/schema';
+import { storeCollectionTopics } from '../server/services/collection-topics';
 import { topicIdFor } from '../server/services/topics';
 import { BUDGETS } from './budgets';
 import { type CpuProbe, type Load, type MeasuredRoute, type NamedLoad, loadAverages, measureRoutes, pool, printRoutes } from './common';
@@ -144,6 +145,7 @@ export async function seedCollections(db: Db, users: number, count: number, reso
     await k.transaction().execute(async (trx) => {
       await insertBatches(collections, (b) => trx.insertInto('supercurations').values(b).execute());
       await insertBatches(topics, (b) => trx.insertInto('supercuration_topics').values(b).execute());
+      await insertBatches(collections, (b) => storeCollectionTopics(trx, b.map((c) => c.id)));
     });
   }
 

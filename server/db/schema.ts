@@ -97,6 +97,8 @@ export interface Database {
     followers_count: Generated<number>;
     created_at: string;
     updated_at: string;
+    /** The collection's topics as a JSON array (server/services/collection-topics.ts). */
+    topics_json: Generated<string>;
   };
   supercuration_followers: {
     supercuration_id: string;

@@ -31,6 +31,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { toDetail, toSummaries } from '../presenters/supercurations';
+import { type StoredTopic, storeCollectionTopics } from './collection-topics';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -69,23 +70,15 @@ export function summaryRows(db: Q, viewerId: string | null) {
       's.followers_count',
       's.created_at',
       's.updated_at',
+      // Stored with the row (./collection-topics.ts): no subquery per card.
+      sql<string | StoredTopic[]>`s.topics_json`.as('topics_json'),
     ])
     .select((eb) => [
       eb.selectFrom('user as u').select('u.name').whereRef('u.id', '=', 's.user_id').as('owner_name'),
       eb.selectFrom('profiles as p').select('p.avatar_key').whereRef('p.user_id', '=', 's.user_id').as('owner_avatar_key'),
       'vc.user_id as collaborator_id',
       'vf.user_id as follower_id',
-    ])
-    .select((eb) =>
-      jsonRows(
-        db,
-        eb
-          .selectFrom('supercuration_topics as st')
-          .innerJoin('topics as t', (join) => join.onRef('t.user_id', '=', 'st.user_id').onRef('t.id', '=', 'st.topic_id'))
-          .select(['t.id', 't.name', 't.color', 't.created_at'])
-          .whereRef('st.supercuration_id', '=', 's.id'),
-      ).as('topics_json'),
-    );
+    ]);
 }
 export type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
 
@@ -308,11 +301,13 @@ async function replaceTopics(trx: Q, collection: Authorized<LoadedAccess, 'owner
   const { id, ownerId } = collection;
   await assertOwnTopics(trx, ownerId, topicIds);
   await trx.deleteFrom('supercuration_topics').where('supercuration_id', '=', id).execute();
-  if (topicIds.length === 0) return;
-  await trx
-    .insertInto('supercuration_topics')
-    .values(topicIds.map((topic_id) => ({ supercuration_id: id, user_id: ownerId, topic_id })))
-    .execute();
+  if (topicIds.length > 0) {
+    await trx
+      .insertInto('supercuration_topics')
+      .values(topicIds.map((topic_id) => ({ supercuration_id: id, user_id: ownerId, topic_id })))
+      .execute();
+  }
+  await storeCollectionTopics(trx, [id]);
 }
 
 /** Whether the collection has exactly these topics. */

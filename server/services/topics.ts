@@ -12,6 +12,7 @@ import type { Db } from '../db';
 import { now } from '../db/ids';
 import type { Database } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
+import { collectionsWithTopic, storeCollectionTopics } from './collection-topics';
 
 type Row = Database['topics'];
 
@@ -100,18 +101,19 @@ export async function updateTopic(db: Db, userId: string, id: string, changes: P
           .executeTakeFirst()
       : await trx.selectFrom('topics').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(LINK_MESSAGES.topicNotFound);
+    if (Object.keys(set).length) await storeCollectionTopics(trx, await collectionsWithTopic(trx, userId, id));
     return toTopic(row);
   });
 }
 
 /** Deleting a topic takes it off every link and collection (foreign keys cascade). */
 export async function deleteTopic(db: Db, userId: string, id: string): Promise<void> {
-  const result = await db.kysely
-    .deleteFrom('topics')
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound(LINK_MESSAGES.topicNotFound);
+  await db.kysely.transaction().execute(async (trx) => {
+    const collections = await collectionsWithTopic(trx, userId, id);
+    const result = await trx.deleteFrom('topics').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound(LINK_MESSAGES.topicNotFound);
+    await storeCollectionTopics(trx, collections);
+  });
 }
 
 /** Throws 400 'Topic not found' unless every id is one of the user's topics. */

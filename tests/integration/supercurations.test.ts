@@ -48,6 +48,31 @@ describeEachDatabase(
       expect([pub.isPublic, pub.slug, pub.focus]).toEqual([true, 'open-list-1', ['generaliste']]);
     });
 
+    it("shows a topic renamed, recoloured or deleted, and a collection's topics replaced, on its cards everywhere", async () => {
+      const owner = await signedInUser(ctx.server.url);
+      const slug = uniqueSlug();
+      const created = await owner.api.createSupercuration({ title: `Topical ${slug}`, isPublic: true, slug, topics: ['ai', 'growth'] });
+      /** The collection's topic names and colours on its page, in its owner's list and in a directory search, which must agree. */
+      const everywhere = async () => {
+        const page = await owner.api.getSupercuration(created.id);
+        const listed = (await owner.api.listSupercurations()).items.find((c) => c.id === created.id);
+        const found = (await testClient(ctx.server.url).api.directory({ q: slug })).items.find((c) => c.id === created.id);
+        const shown = [page, listed, found].map((c) => c?.topicDetails.map((t) => `${t.name} ${t.color}`));
+        expect(shown[1]).toEqual(shown[0]);
+        expect(shown[2]).toEqual(shown[0]);
+        return shown[0];
+      };
+      const colorOf = (id: string) => created.topicDetails.find((t) => t.id === id)?.color;
+      expect(await everywhere()).toEqual([`AI ${colorOf('ai')}`, `Growth ${colorOf('growth')}`]);
+
+      await owner.api.updateTopic('ai', { name: 'Machine minds', color: '#0f766e' });
+      expect(await everywhere()).toEqual(['Machine minds #0f766e', `Growth ${colorOf('growth')}`]);
+      await owner.api.deleteTopic('growth');
+      expect(await everywhere()).toEqual(['Machine minds #0f766e']);
+      await owner.api.updateSupercuration(created.id, { topics: [] });
+      expect(await everywhere()).toEqual([]);
+    });
+
     it('refuses bad input with the spec texts and writes nothing', async () => {
       const owner = await signedInUser(ctx.server.url);
       const before = await rowCount(ctx.server.db, 'supercurations');
