@@ -118,7 +118,7 @@ const countAdded = queryTemplate<string, { id: string }>((db, a, shape) =>
  * from the URL's few links (links_url), then each membership by key: an OR of both conditions let
  * PostgreSQL's generic plan scan every membership of a big collection.
  */
-const insertMembers = queryTemplate<string, { supercuration_id: string }>((db, a, shape) => {
+export function insertMembersQuery(db: Q, a: Record<string, string>, shape: string) {
   const [count = '0', url] = shape.split(' ');
   return db
     .insertInto('supercuration_links')
@@ -144,16 +144,20 @@ const insertMembers = queryTemplate<string, { supercuration_id: string }>((db, a
                     .whereRef('sl.supercuration_id', '=', 's.id')
                 : eb
                     .selectFrom('links as l')
-                    .innerJoin('supercuration_links as sl', 'sl.link_id', 'l.id')
+                    // SQLite takes a CROSS JOIN's left side as the outer loop: without it, it may
+                    // walk every membership of the collection and read each link's URL.
+                    .crossJoin('supercuration_links as sl')
                     .select('sl.link_id')
                     .where('l.url', '=', a.url ?? '')
+                    .whereRef('sl.link_id', '=', 'l.id')
                     .whereRef('sl.supercuration_id', '=', 's.id'),
             ),
           ),
         ),
     )
     .returning('supercuration_id');
-});
+}
+const insertMembers = queryTemplate<string, { supercuration_id: string }>(insertMembersQuery);
 
 /**
  * SPEC §5/§7: adds the link to the collections, links_count + 1 each, in two statements: the

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { FEED_PAGE_SIZE, LINK_MESSAGES, type Link, SUPERCURATION_MESSAGES as M } from '../../shared/domain';
 import type { Db } from '../../server/db';
+import { insertMembersQuery } from '../../server/services/memberships';
 import { resourceQuery } from '../../server/services/resources';
 import { pgSearchCondition } from '../../server/db/search';
 import { directoryQuery, sqliteSearchQuery } from '../../server/services/directory';
@@ -343,5 +344,18 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
     }
     const plain = await explain(db, (directoryQuery(db.kysely, {}) as NonNullable<ReturnType<typeof directoryQuery>>).compile());
     expect(plain, plain).toContain('supercurations_public_created');
+  });
+
+  it("checks an added link's URL against the collection from the URL's few links, not through every resource (EXPLAIN)", async () => {
+    const db = ctx.server.db;
+    const insert = insertMembersQuery(db.kysely, { link: 'l', user: 'u', at: 't', id0: 'c', url: 'https://example.com/a' }, '1 url').compile();
+    const plan = await explain(db, insert);
+    if (db.dialect === 'sqlite') {
+      expect(plan, plan).toContain('SEARCH l USING INDEX links_url (url=?)');
+      expect(plan, plan).toMatch(/SEARCH sl USING COVERING INDEX \w+ \(supercuration_id=\? AND link_id=\?\)/);
+    } else {
+      expect(plan, plan).toContain('links_url');
+      expect(plan, plan).not.toContain('supercuration_links_collection_created');
+    }
   });
 });
