@@ -387,7 +387,7 @@ export function printFollowing(r: FollowingResult): void {
     `Personal digests: ${d.readers.toLocaleString('en-US')} readers claimed, ${d.mails.toLocaleString('en-US')} digests queued in ` +
       `${(d.buildMs / 1000).toFixed(2)} s (drainReaderDigests in-process; CPU ${us(d.cpuUsPerReader)}/reader` +
       `${d.dbCpuUsPerReader !== undefined ? `, PostgreSQL CPU ${us(d.dbCpuUsPerReader)}/reader` : ''}); ` +
-      `sent by the server in ${(d.sendMs / 1000).toFixed(2)} s (${d.received.toLocaleString('en-US')} received).`,
+      `the server's outbox worker (polling every second meanwhile) had sent the last ${(d.sendMs / 1000).toFixed(2)} s later (${d.received.toLocaleString('en-US')} received).`,
   );
   console.log(
     `Seeded ${r.plan.subscribers.toLocaleString('en-US')} subscribers and ${r.plan.emailSubscribers.toLocaleString('en-US')} ` +
