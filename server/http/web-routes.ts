@@ -3,7 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { UPLOADED_IMAGE_PATH } from '../../shared/domain';
+import { UPLOADED_IMAGE_PATH, cap } from '../../shared/domain';
+import { escapeHtml } from '../mail/render';
 import { loadServerRenderer, type ServerRenderer } from './server-render';
 import type { InProcessReads } from './visitor-reads';
 
@@ -31,11 +32,6 @@ const SITE_NAME = 'Supercurate';
 const SHELL_CHECK_MS = 1000;
 const DESCRIPTION_MAX = 200;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
-
 /** An image URL as unfurlers need it: http(s) as is, one of our uploads made absolute, anything else dropped. */
 export function absoluteImageUrl(publicUrl: string, url: string | null): string | null {
   if (!url) return null;
@@ -48,7 +44,7 @@ export function absoluteImageUrl(publicUrl: string, url: string | null): string 
  * head (any the template had are replaced). Every value is HTML-escaped.
  */
 export function renderPage(template: string, meta: PageMeta): string {
-  const description = clip(meta.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
+  const description = cap(meta.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
   const tag = (attr: 'name' | 'property', key: string, value: string) =>
     `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
   const head = [

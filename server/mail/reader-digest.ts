@@ -1,6 +1,7 @@
-import { type DigestFrequency, READER_DIGEST_MAX_ITEMS, paths } from '../../shared/domain';
+import { type DigestFrequency, READER_DIGEST_MAX_ITEMS, cap, paths } from '../../shared/domain';
 import type { Db } from '../db';
 import { httpUrlOrNull } from '../feeds/rss';
+import { userCard } from '../presenters/users';
 import type { MailDeps } from '../services/email-subscriptions';
 import { type ItemRow, followedItems } from '../services/following-feed';
 import { digestUnsubscribeUrl } from '../services/reader-digests';
@@ -94,15 +95,15 @@ export async function drainReaderDigests(deps: MailDeps, now = new Date(), shoul
 async function readerDigestMail(db: Db, deps: MailDeps, reader: DueReader, upTo: string): Promise<QueuedMail | null> {
   // Items strictly after sent_up_to: the previous digest had those at it (times are whole milliseconds).
   const since = new Date(new Date(reader.sent_up_to).getTime() + 1).toISOString();
+  const recipient = await db.kysely.selectFrom('user').select(['email', 'emailVerified']).where('id', '=', reader.user_id).executeTakeFirst();
+  // Only to a verified address: signing up with someone else's must not subscribe them to anything.
+  if (!recipient || Number(recipient.emailVerified) !== 1) return null;
   const rows = await followedItems(
     db,
     { viewer: reader.user_id, since, until: upTo, format: undefined, cursor: [], imports: false },
     { sources: null, floor: since, limit: READER_DIGEST_MAX_ITEMS, total: true },
   );
   if (rows.length === 0) return null;
-  const recipient = await db.kysely.selectFrom('user').select(['email', 'emailVerified']).where('id', '=', reader.user_id).executeTakeFirst();
-  // Only to a verified address: signing up with someone else's must not subscribe them to anything.
-  if (!recipient || Number(recipient.emailVerified) !== 1) return null;
   const links = await db.kysely
     .selectFrom('links')
     .select(['id', 'title', 'url', 'description'])
@@ -134,7 +135,7 @@ function sectionsOf(publicUrl: string, rows: ItemRow[], links: Map<string, Diges
   for (const r of rows) {
     const link = links.get(r.link_id);
     if (!link) continue;
-    const actor = r.actor_name?.trim() || 'A curator';
+    const actor = userCard(r.actor_id, r.actor_name, null).name;
     const inCollection = r.kind === 'added' && r.supercuration_id !== null;
     const key = inCollection ? `c:${r.supercuration_id}` : `u:${r.actor_id}`;
     let section = sections.get(key);
@@ -149,7 +150,7 @@ function sectionsOf(publicUrl: string, rows: ItemRow[], links: Map<string, Diges
       title: link.title,
       url: httpUrlOrNull(link.url) ?? `${publicUrl}${paths.link(link.id)}`,
       note: inCollection ? `Added by ${actor}` : r.kind === 'reposted' ? 'Reposted' : undefined,
-      ...(description ? { description: description.length > DESCRIPTION_MAX ? `${description.slice(0, DESCRIPTION_MAX - 1)}…` : description } : {}),
+      ...(description ? { description: cap(description, DESCRIPTION_MAX) } : {}),
     });
   }
   return [...sections.values()];

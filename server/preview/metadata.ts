@@ -7,6 +7,7 @@ import {
   NO_LINK_FACTS,
   TITLE_MAX_LENGTH,
   URL_MAX_LENGTH,
+  cap,
   stripUnsafeText,
 } from '../../shared/domain';
 import { jsonLdFacts } from './json-ld';
@@ -117,14 +118,6 @@ export function decodeDocument(body: Uint8Array, contentType: string): string {
  */
 function clean(text: string): string {
   return stripUnsafeText(text).replace(/\s+/g, ' ');
-}
-
-/** At most `max` UTF-16 units (what the link schema counts), never splitting a surrogate pair. */
-export function cap(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}…`;
 }
 
 /** An absolute http(s) URL (an image, an icon, an oEmbed endpoint) resolved against the page, or null. */

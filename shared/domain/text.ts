@@ -50,3 +50,11 @@ export function stripUnsafeText(text: string, { multiline = false }: TextOptions
   // Normalised after stripping: a removed character may have kept a letter and its accent apart.
   return cleaned.normalize('NFC').trim();
 }
+
+/** At most `max` UTF-16 units (what the schemas count), never splitting a surrogate pair; a cut text ends with "…". */
+export function cap(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut.trimEnd()}…`;
+}

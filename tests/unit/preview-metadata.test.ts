@@ -4,7 +4,6 @@ import {
   PREVIEW_TITLE_MAX,
   type PageMetadata,
   absoluteUrl,
-  cap,
   charsetOf,
   decodeDocument,
   extractMetadata,
@@ -13,7 +12,7 @@ import {
   previewOf,
 } from '../../server/preview/metadata';
 import { readOEmbed } from '../../server/preview/oembed';
-import { LINK_MESSAGES, NO_LINK_FACTS } from '../../shared/domain';
+import { LINK_MESSAGES, NO_LINK_FACTS, cap } from '../../shared/domain';
 
 const page = new URL('https://news.example/articles/one?x=1');
 const extract = (head: string, body = '') => extractMetadata(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`, page);
