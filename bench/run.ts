@@ -314,6 +314,7 @@ async function main() {
       // The links are on made-up hosts: nothing is fetched in the background (no traffic off loopback).
       IMPORT_PREVIEW_PER_MINUTE: '0',
       LINK_CHECK_PER_MINUTE: '0',
+      READABLE_COPY_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
       WORKERS: String(WORKERS),
       SMTP_URL: mailSink?.url,

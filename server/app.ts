@@ -21,10 +21,13 @@ import { registerImageProxyRoutes } from './http/image-proxy-routes';
 import { registerImportRoutes } from './http/import-routes';
 import { registerJsonBodyParser } from './http/json-body';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
+import { registerReadableCopyRoutes } from './http/readable-copy-routes';
+import { mayReadCopy } from './services/readable-copies';
 import { registerPreviewRoutes } from './http/preview-routes';
 import { createPreviewService } from './preview/service';
 import { startPreviewWorker } from './services/import-previews';
 import { createLinkFetcher, startLinkChecker } from './services/link-checks';
+import { createPageFetcher, startReadableCopyWorker } from './services/readable-copy-worker';
 import { sharedLimits } from './http/rate-limit-stores';
 import { registerSecurityHeaders } from './http/security-headers';
 import { sessionReader } from './http/session';
@@ -104,6 +107,12 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     perMinute: config.linkCheckPerMinute,
     log: server.log,
   });
+  const readableCopies = startReadableCopyWorker({
+    db,
+    fetchPage: createPageFetcher({ allowPrivate: config.previewAllowPrivate, timeoutMs: config.previewTimeoutMs, publicUrl: config.publicUrl }),
+    perMinute: config.readableCopyPerMinute,
+    log: server.log,
+  });
   // Digests of new resources and personal digests: DB-claimed jobs, safe with several server processes
   // (server/mail/digest.ts, server/mail/reader-digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
@@ -111,6 +120,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     await stopDigests();
     await importPreviews.stop();
     await linkChecks.stop();
+    await readableCopies.stop();
     await outbox.stop();
     await mailer.close();
     await limits.close();
@@ -196,6 +206,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerAccountRoutes(server, { db, session });
   registerApiTokenRoutes(server, { db, session });
   registerLinkRoutes(server, { db, session, reads });
+  registerReadableCopyRoutes(server, { db, session });
   registerImportRoutes(server, { db, session, config, onImported: importPreviews.wake });
   registerTopicRoutes(server, { db, session });
   registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl, reads });
@@ -206,6 +217,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerEmailSubscriptionRoutes(server, { ...mailDeps, session });
   await registerWebRoutes(server, config.webDir, {
     metaPages: [linkPage(db, config.publicUrl), publicSupercurationPage(db, config.publicUrl), profilePage(db, config.publicUrl)],
+    privatePages: [{ path: '/links/:id/read', mayOpen: async (req, { id = '' }) => mayReadCopy(db.kysely, await session.viewerOf(req), id) }],
     hasSessionCookie: session.hasSessionCookie,
     readInProcess: readInProcess(reads),
   });

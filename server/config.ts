@@ -92,6 +92,12 @@ const envSchema = z.object({
     .min(0, 'LINK_CHECK_PER_MINUTE must be at least 0')
     .max(6000, 'LINK_CHECK_PER_MINUTE must be at most 6000')
     .default(60),
+  READABLE_COPY_PER_MINUTE: z.coerce
+    .number({ error: 'READABLE_COPY_PER_MINUTE must be a number' })
+    .int()
+    .min(0, 'READABLE_COPY_PER_MINUTE must be at least 0')
+    .max(6000, 'READABLE_COPY_PER_MINUTE must be at most 6000')
+    .default(30),
   DIGEST_INTERVAL_SECONDS: z.coerce
     .number({ error: 'DIGEST_INTERVAL_SECONDS must be a number' })
     .int()
@@ -163,6 +169,8 @@ export interface Config {
   importPreviewPerMinute: number;
   /** Link-health checks per minute, all server processes together (0: none). */
   linkCheckPerMinute: number;
+  /** Pages fetched per minute for readable copies, all server processes together (0: none). */
+  readableCopyPerMinute: number;
   digestIntervalSeconds: number;
   /** The mail outbox worker looks for due mail this often, besides being woken on queueing (MAIL_POLL_SECONDS). */
   mailPollSeconds: number;
@@ -225,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageCacheMb: e.IMAGE_CACHE_MB,
     importPreviewPerMinute: e.IMPORT_PREVIEW_PER_MINUTE,
     linkCheckPerMinute: e.LINK_CHECK_PER_MINUTE,
+    readableCopyPerMinute: e.READABLE_COPY_PER_MINUTE,
     digestIntervalSeconds: e.DIGEST_INTERVAL_SECONDS,
     mailPollSeconds: e.MAIL_POLL_SECONDS,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,

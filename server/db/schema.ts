@@ -221,6 +221,30 @@ export interface Database {
     created_at: string;
     sent_at: string | null;
   };
+  /** A link's readable copy and, while due_at is set, the job that makes it (migration 0020). */
+  link_copies: {
+    link_id: string;
+    host: string;
+    /** 0: a new link; 1: the backfill, which waits behind new links. */
+    queue: Generated<number>;
+    due_at: string | null;
+    attempts: Generated<number>;
+    claimed_until: string | null;
+    claim_token: string | null;
+    /** Who made the copy: 'server' (fetched) or 'extension' (what the user saw); null until kept. */
+    source: string | null;
+    /** Why there is no copy, once given up. */
+    failure: string | null;
+    html_gz: Buffer | null;
+    text_gz: Buffer | null;
+    word_count: number | null;
+    lang: string | null;
+    captured_at: string | null;
+  };
+  readable_copy_opt_outs: {
+    user_id: string;
+    created_at: string;
+  };
   reader_digests: {
     user_id: string;
     frequency: string;

@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { MSG } from '../../shared/domain';
 import type { Db } from '../db';
-import { accountExportName, exportAccount } from '../services/account-export';
+import { accountExportName, exportAccount, exportReadableCopies } from '../services/account-export';
 import { notFound } from '../errors';
 import type { SessionReader } from './session';
 
@@ -20,10 +21,21 @@ export function registerAccountRoutes(app: FastifyInstance, { db, session }: Dep
     const viewer = await session.requireViewer(req);
     const data = await exportAccount(db, viewer.id);
     if (!data) throw notFound(MSG.userNotFound);
+    const document = JSON.stringify(data, null, 2);
+    // The readable copies go last, streamed: the document's closing brace waits for them.
+    async function* body() {
+      yield `${document.slice(0, document.lastIndexOf('}')).trimEnd()},\n  "readableCopies": [`;
+      let separator = '\n    ';
+      for await (const copy of exportReadableCopies(db, viewer.id)) {
+        yield `${separator}${JSON.stringify(copy)}`;
+        separator = ',\n    ';
+      }
+      yield '\n  ]\n}\n';
+    }
     return reply
       .type('application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="${accountExportName()}"`)
       .header('cache-control', 'private, no-store')
-      .send(JSON.stringify(data, null, 2));
+      .send(Readable.from(body()));
   });
 }

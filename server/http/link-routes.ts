@@ -19,6 +19,9 @@ import type { SessionReader } from './session';
 import type { VisitorReads } from './visitor-reads';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
 
+/** Bytes a share's JSON body may have with its readable copy (the other routes take 1 MB). */
+const SHARE_BODY_LIMIT = 8 * 1024 * 1024;
+
 interface Deps {
   db: Db;
   session: SessionReader;
@@ -56,6 +59,8 @@ export function registerLinkRoutes(app: FastifyInstance, { db, session, reads }:
 
   api.route({
     ...declared(create, session),
+    // A share may carry the extension's readable copy: READABLE_UPLOAD_MAX_CHARS of HTML, up to 3 bytes each, escaped.
+    bodyLimit: SHARE_BODY_LIMIT,
     handler: async (req, reply) => reply.status(201).send(await createLink(db, await session.requireViewer(req), req.body)),
   });
 

@@ -28,6 +28,12 @@ export interface MetaPage {
   meta(params: Record<string, string>): Promise<PageMeta | null>;
 }
 
+/** A signed-in page of one entity that only some may open: anyone else, visitors included, gets a 404. */
+export interface PrivatePage {
+  path: string;
+  mayOpen(req: FastifyRequest, params: Record<string, string>): Promise<boolean>;
+}
+
 const SITE_NAME = 'Supercurate';
 const SHELL_CHECK_MS = 1000;
 const DESCRIPTION_MAX = 200;
@@ -79,16 +85,23 @@ export function renderPage(template: string, meta: PageMeta): string {
  * client router renders the page (or its 'Page not found'). Pages in `metaPages` get their head
  * filled in first, and a 404 status when their entity is unknown. The visitors' pages (`/`,
  * `/directory` and the meta pages) are rendered by the server when the request has no session
- * and the server render is built (server/http/server-render.ts).
+ * and the server render is built (server/http/server-render.ts). Pages in `privatePages` answer
+ * 404 to whoever may not open them, before the client asks anything.
  */
 export async function registerWebRoutes(
   app: FastifyInstance,
   webDir: string,
   {
     metaPages = [],
+    privatePages = [],
     hasSessionCookie,
     readInProcess,
-  }: { metaPages?: MetaPage[]; hasSessionCookie: (req: FastifyRequest) => boolean; readInProcess: InProcessReads },
+  }: {
+    metaPages?: MetaPage[];
+    privatePages?: PrivatePage[];
+    hasSessionCookie: (req: FastifyRequest) => boolean;
+    readInProcess: InProcessReads;
+  },
 ): Promise<void> {
   const indexFile = path.join(webDir, 'index.html');
   const built = existsSync(indexFile);
@@ -143,6 +156,14 @@ export async function registerWebRoutes(
       const html = await template();
       reply.type('text/html; charset=utf-8');
       return reply.status(meta ? 200 : 404).send(meta ? await page(req, reply, renderPage(html, meta)) : html);
+    });
+  }
+
+  for (const privatePage of privatePages) {
+    app.get<{ Params: Record<string, string> }>(privatePage.path, async (req, reply) => {
+      if (!built) return notBuilt(reply);
+      const allowed = await privatePage.mayOpen(req, req.params);
+      return reply.status(allowed ? 200 : 404).type('text/html; charset=utf-8').send(await template());
     });
   }
 

@@ -156,7 +156,7 @@ function dateFact(raw: string | null, now: number): string | null {
 }
 
 /** A language tag in its canonical form ('en_us' is en-US); null for one that is not BCP 47. */
-function langFact(raw: string | null): string | null {
+export function langFact(raw: string | null): string | null {
   // content-language may list several: the first is the main one.
   const tag = (raw ?? '').split(',')[0]?.trim().replace(/_/g, '-') ?? '';
   if (!tag || /\s/.test(tag) || /^(und|x-|i-)/i.test(tag) || tag.length > 35) return null;

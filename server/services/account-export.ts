@@ -1,4 +1,5 @@
-import type { AccountExport } from '../../shared/domain';
+import { gunzipSync } from 'node:zlib';
+import type { AccountExport, ExportedReadableCopy } from '../../shared/domain';
 import type { Db } from '../db';
 import { factsOfRow } from './link-facts';
 import { digestSettingsOf } from './reader-digests';
@@ -16,7 +17,7 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
  * "Export my data": everything the account holds, private links included, as one JSON
  * document. Read in one transaction, so the parts agree with each other.
  */
-export async function exportAccount(db: Db, userId: string, at = new Date()): Promise<AccountExport | null> {
+export async function exportAccount(db: Db, userId: string, at = new Date()): Promise<Omit<AccountExport, 'readableCopies'> | null> {
   return db.kysely.transaction().execute(async (trx) => {
     const user = await trx
       .selectFrom('user')
@@ -182,8 +183,43 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
       subscribers: followers.map((s) => ({ userId: s.id, name: s.name, since: s.created_at })),
       followedCollections: followedCollections.map((c) => ({ id: c.id, title: c.title, since: c.created_at })),
       digest: digestSettingsOf(digest),
+      keepReadableCopies: !(await trx.selectFrom('readable_copy_opt_outs').select('user_id').where('user_id', '=', userId).executeTakeFirst()),
     };
   });
+}
+
+const COPY_BATCH = 50;
+
+/**
+ * The readable copies of the user's links, a batch at a time (they may be large: the export
+ * streams them after the rest of the document, so its memory stays bounded).
+ */
+export async function* exportReadableCopies(db: Db, userId: string): AsyncGenerator<ExportedReadableCopy> {
+  let after = '';
+  for (;;) {
+    const rows = await db.kysely
+      .selectFrom('link_copies as c')
+      .innerJoin('links as l', 'l.id', 'c.link_id')
+      .select(['c.link_id', 'c.captured_at', 'c.source', 'c.word_count', 'c.lang', 'c.html_gz'])
+      .where('l.user_id', '=', userId)
+      .where('c.html_gz', 'is not', null)
+      .where('c.link_id', '>', after)
+      .orderBy('c.link_id')
+      .limit(COPY_BATCH)
+      .execute();
+    for (const r of rows) {
+      yield {
+        linkId: r.link_id,
+        capturedAt: r.captured_at ?? '',
+        source: r.source === 'extension' ? 'extension' : 'server',
+        wordCount: Number(r.word_count ?? 0),
+        lang: r.lang,
+        html: gunzipSync(r.html_gz as Buffer).toString('utf8'),
+      };
+    }
+    if (rows.length < COPY_BATCH) return;
+    after = (rows[rows.length - 1] as { link_id: string }).link_id;
+  }
 }
 
 /** supercurate-export-YYYY-MM-DD.json */

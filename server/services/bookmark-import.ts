@@ -24,6 +24,7 @@ import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
 import { scheduleLinkChecks } from './link-checks';
+import { queueReadableCopies } from './readable-copies';
 import { enqueueLinkPreviews } from './import-previews';
 import { lockCollections } from './memberships';
 import { topicIdFor } from './topics';
@@ -397,7 +398,10 @@ export async function importBookmarks(
         if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();
         liked = likes.length;
         await enqueueLinkPreviews(trx, newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url, fillTitle: p.titleFromUrl })), nowIso);
-        await scheduleLinkChecks(trx, newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url })), new Date(nowIso));
+        const linksWithUrls = newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url }));
+        await scheduleLinkChecks(trx, linksWithUrls, new Date(nowIso));
+        // An import's pages wait behind links shared one by one.
+        await queueReadableCopies(trx, viewer.id, linksWithUrls, nowIso, 1);
       }
       if (members.length > 0) {
         const inserted = await trx

@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import type { Database } from '../db/schema';
 
 /**
- * The politeness the background fetchers (import previews, link checks) share, for all server
+ * The politeness the background fetchers (import previews, link checks, readable copies) share, for all server
  * processes together: the next time each host may be asked (fetch_hosts), and each fetcher's
  * requests in the current minute (fetch_budget). A claim reads the minute's budget row locked (FOR
  * UPDATE on PostgreSQL; SQLite has one writer), so claims of several processes take turns on it and
@@ -11,7 +11,7 @@ import type { Database } from '../db/schema';
  */
 
 type Q = Kysely<Database>;
-export type FetcherKind = 'previews' | 'checks';
+export type FetcherKind = 'previews' | 'checks' | 'copies';
 
 /**
  * Opens (or locks) the fetcher's row of this minute and answers how many requests it may still
@@ -67,7 +67,7 @@ export function dueUnclaimed(nowIso: string) {
 }
 
 /** Whether any job of the table is due now (a read, so that an idle worker writes nothing). */
-export async function anyJobDue(db: Db, table: 'link_preview_jobs' | 'link_checks', now: Date): Promise<boolean> {
+export async function anyJobDue(db: Db, table: 'link_preview_jobs' | 'link_checks' | 'link_copies', now: Date): Promise<boolean> {
   const row = await db.kysely.selectFrom(table).select('link_id').where('due_at', '<=', now.toISOString()).limit(1).executeTakeFirst();
   return row !== undefined;
 }

@@ -22,8 +22,10 @@ import {
   removeFromCollections,
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
+import { copyOfArticle } from '../readable/extract';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
+import { keepExtensionCopy, queueReadableCopies, restartReadableCopy } from './readable-copies';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -227,6 +229,9 @@ export async function insertLink(
   };
   await insertLinkRow(trx, row);
   await scheduleLinkChecks(trx, [row], new Date(at));
+  await queueReadableCopies(trx, viewer.id, [row], at);
+  const copy = input.readable && url !== null ? copyOfArticle(input.readable.html, new URL(url), input.readable.lang ?? null) : null;
+  if (copy) await keepExtensionCopy(trx, id, copy, at);
   if (facts === null && url !== null) await enqueueLinkPreviews(trx, [{ id, url, fillTitle: false, factsOnly: true }], at);
   // A new id has no topics yet: nothing to delete first.
   await assertOwnTopics(trx, viewer.id, input.topicIds);
@@ -302,7 +307,10 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       })
       .where('id', '=', id)
       .execute();
-    if (newUrl) await restartLinkCheck(trx, id, changes.url ?? null, new Date());
+    if (newUrl) {
+      await restartLinkCheck(trx, id, changes.url ?? null, new Date());
+      await restartReadableCopy(trx, link.user_id, id, changes.url ?? null, now());
+    }
     if (facts === null && changes.url) await enqueueLinkPreviews(trx, [{ id, url: changes.url, fillTitle: false, factsOnly: true }], now());
     if (changes.url !== undefined && changes.url !== null) {
       // The new URL must not duplicate another link's in one of the link's collections (SPEC §5).

@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound } from '../errors';
 import { canRepostLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { scheduleLinkChecks } from './link-checks';
+import { queueReadableCopies } from './readable-copies';
 import { getLink, insertLinkRow } from './links';
 
 /**
@@ -46,6 +47,7 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
     });
     if (!inserted) throw conflict(LINK_MESSAGES.alreadyReposted);
     await scheduleLinkChecks(trx, [{ id: copyId, url: original.url }], new Date(at));
+    await queueReadableCopies(trx, viewer.id, [{ id: copyId, url: original.url }], at);
     // The copy keeps the original's topics that the reposter has too (topics are per user).
     await trx
       .insertInto('link_topics')

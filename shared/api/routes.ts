@@ -3,6 +3,7 @@ import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
 import { followingQuerySchema, readerDigestSchema } from '../domain/following';
+import { type ReadableCopySettings, type ReadableCopyView, readableCopySettingSchema } from '../domain/readable';
 import { type BatchShareResult, batchShareSchema, importFeedSchema } from '../domain/import';
 import {
   type LikeState,
@@ -175,6 +176,32 @@ export const apiRoutes = {
       tags: ['Following'],
       body: readerDigestSchema,
       examples: [{ frequency: 'daily' }],
+    },
+  }),
+
+  // Readable copies
+  readableCopy: route<ReadableCopyView>()({
+    ...endpoints.readableCopy,
+    schema: {
+      summary: "A link's readable copy, for its author and the editors of the collections holding it",
+      description: 'Anyone else, visitors included, gets 404. `state` says whether there is a copy, it is being made, none could be made, or copies are off.',
+      tags: ['Links'],
+      params: id,
+    },
+  }),
+  readableCopySettings: route<ReadableCopySettings>()({
+    ...endpoints.readableCopySettings,
+    auth: signedIn,
+    schema: { summary: 'Whether readable copies of my links are kept, and how many there are', tags: ['Links'] },
+  }),
+  setReadableCopySettings: route<ReadableCopySettings>()({
+    ...endpoints.setReadableCopySettings,
+    auth: signedIn,
+    schema: {
+      summary: 'Keep readable copies of my links, or not (off deletes them)',
+      tags: ['Links'],
+      body: readableCopySettingSchema,
+      examples: [{ keep: true }],
     },
   }),
 

@@ -94,6 +94,19 @@ export interface AccountExport {
   subscribers: { userId: string; name: string; since: string }[];
   /** The personal digest's setting. */
   digest: ReaderDigestSettings;
+  /** Whether readable copies are kept; the copies themselves follow, last in the file. */
+  keepReadableCopies: boolean;
+  /** Every readable copy of the user's links (sanitised HTML), in link id order. */
+  readableCopies: ExportedReadableCopy[];
+}
+
+export interface ExportedReadableCopy {
+  linkId: string;
+  capturedAt: string;
+  source: 'server' | 'extension';
+  wordCount: number;
+  lang: string | null;
+  html: string;
 }
 
 /** A session's device as the settings name it, from its user agent: "Chrome on Linux". */

@@ -16,3 +16,4 @@ export * from './api-tokens';
 export * from './paths';
 export * from './following';
 export * from './link-health';
+export * from './readable';

@@ -16,6 +16,7 @@ import {
 } from './constants';
 import { cleanText } from './text';
 import { normalizeUrl } from './url';
+import { readableUploadSchema } from './readable';
 import { LINK_MESSAGES } from './messages';
 
 /**
@@ -82,7 +83,7 @@ const fields = {
   inMainFeed: z.boolean(invalid).optional(),
 };
 
-export const createLinkSchema = z.object(fields, invalid).transform((v) => ({
+export const createLinkSchema = z.object({ ...fields, readable: readableUploadSchema.optional() }, invalid).transform((v) => ({
   ...v,
   linkText: v.linkText ?? DEFAULT_LINK_TEXT,
   topicIds: [...new Set(v.topicIds ?? [])],

@@ -17,6 +17,8 @@ export const paths = {
   /** The page the reset e-mail links to, with ?token=. */
   resetPassword: '/reset-password',
   link: (id: string) => `/links/${seg(id)}`,
+  /** A link's readable copy (its author and the editors of its collections only). */
+  readableCopy: (id: string) => `/links/${seg(id)}/read`,
   profile: (userId: string) => `/profile/${seg(userId)}`,
   /** A collection as its owner and collaborators edit it. */
   supercuration: (id: string) => `/supercurations/${seg(id)}`,

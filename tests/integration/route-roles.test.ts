@@ -276,6 +276,10 @@ const TABLE: Record<string, Row> = {
   // Link health: whoever may edit the link marks it fine; each counts their own broken links.
   'POST /api/links/:id/fine': { visitor: 401, stranger: 404, collaborator: 204, owner: 204, call: (w) => ({ params: { id: w.link.id } }) },
   'GET /api/links/broken-count': { visitor: 401, stranger: 200, collaborator: 200, owner: 200, call: () => ({}) },
+  // Readable copies: the link's author and its collections' editors only; a 404 to anyone else, visitors included.
+  'GET /api/links/:id/copy': { visitor: 404, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: { id: w.link.id } }) },
+  'GET /api/me/readable-copies': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  'PUT /api/me/readable-copies': { visitor: 401, stranger: 200, collaborator: 200, owner: 200, call: () => ({ json: { keep: true } }) },
 
   // Import and export: files and batches into the private collection need its editors.
   'POST /api/links/batch': {
@@ -421,6 +425,8 @@ const TABLE: Record<string, Row> = {
   'GET /': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
   'GET /directory': { visitor: 200, stranger: 200, collaborator: 200, owner: 200 },
   'GET /links/:id': { visitor: 404, stranger: 404, collaborator: 404, owner: 404, call: (w) => ({ params: { id: w.link.id } }) },
+  // The reader view of a link's readable copy: its author and its collections' editors only.
+  'GET /links/:id/read': { visitor: 404, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: { id: w.link.id } }) },
   'GET /supercurations/public/:slug': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: slugParams(w) }) },
   'GET /profile/:id': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: ownerParams(w) }) },
 };

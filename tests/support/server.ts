@@ -55,9 +55,10 @@ async function launch(opts: LaunchOptions): Promise<TestServer> {
     LOG_LEVEL: 'silent',
     // Tests sign up many users from one address; the limit itself has its own test.
     AUTH_RATE_LIMIT: '1000',
-    // Links point at made-up hosts: no background preview fetching or link checks unless a test asks.
+    // Links point at made-up hosts: no background preview fetching, link checks or readable copies unless a test asks.
     IMPORT_PREVIEW_PER_MINUTE: '0',
     LINK_CHECK_PER_MINUTE: '0',
+    READABLE_COPY_PER_MINUTE: '0',
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.env,
   });

@@ -76,6 +76,7 @@ export async function startCluster(database: TestDatabase): Promise<Cluster> {
       DIGEST_INTERVAL_SECONDS: '1',
       IMPORT_PREVIEW_PER_MINUTE: '0',
       LINK_CHECK_PER_MINUTE: '0',
+      READABLE_COPY_PER_MINUTE: '0',
       // One process per machine: the test pauses and kills a machine by its server's pid.
       WORKERS: '1',
     };

@@ -88,6 +88,7 @@ export async function startServerProcess(
     // Imported links point at made-up hosts: no background preview fetching unless a test asks.
     IMPORT_PREVIEW_PER_MINUTE: '0',
     LINK_CHECK_PER_MINUTE: '0',
+    READABLE_COPY_PER_MINUTE: '0',
     ...extraEnv,
   };
   delete env.DATABASE_URL;
