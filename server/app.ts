@@ -23,6 +23,7 @@ import { registerJsonBodyParser } from './http/json-body';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerReadableCopyRoutes } from './http/readable-copy-routes';
 import { mayReadCopy } from './services/readable-copies';
+import { createExtractor } from './readable/extractor';
 import { registerPreviewRoutes } from './http/preview-routes';
 import { createPreviewService } from './preview/service';
 import { startPreviewWorker } from './services/import-previews';
@@ -107,8 +108,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     perMinute: config.linkCheckPerMinute,
     log: server.log,
   });
+  // Readable copies: pages are parsed in a thread of their own (server/readable/extractor.ts).
+  const extractor = createExtractor();
   const readableCopies = startReadableCopyWorker({
     db,
+    extractor,
     fetchPage: createPageFetcher({ allowPrivate: config.previewAllowPrivate, timeoutMs: config.previewTimeoutMs, publicUrl: config.publicUrl }),
     perMinute: config.readableCopyPerMinute,
     log: server.log,
@@ -121,6 +125,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     await importPreviews.stop();
     await linkChecks.stop();
     await readableCopies.stop();
+    await extractor.close();
     await outbox.stop();
     await mailer.close();
     await limits.close();
@@ -205,7 +210,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerUserRoutes(server, { db, storage, session, reads });
   registerAccountRoutes(server, { db, session });
   registerApiTokenRoutes(server, { db, session });
-  registerLinkRoutes(server, { db, session, reads });
+  registerLinkRoutes(server, { db, session, reads, extractor });
   registerReadableCopyRoutes(server, { db, session });
   registerImportRoutes(server, { db, session, config, onImported: importPreviews.wake });
   registerTopicRoutes(server, { db, session });

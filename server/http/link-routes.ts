@@ -15,6 +15,7 @@ import {
 } from '../services/links';
 import { badRequest, notFound } from '../errors';
 import { declared, zodRoutes } from './api-route';
+import type { Extractor } from '../readable/extractor';
 import type { SessionReader } from './session';
 import type { VisitorReads } from './visitor-reads';
 import { type MetaPage, absoluteImageUrl } from './web-routes';
@@ -26,10 +27,11 @@ interface Deps {
   db: Db;
   session: SessionReader;
   reads: VisitorReads;
+  extractor: Pick<Extractor, 'article'>;
 }
 
 /** Links, likes and reposts. Input is declared in the shared route table; rules live in the services. */
-export function registerLinkRoutes(app: FastifyInstance, { db, session, reads }: Deps): void {
+export function registerLinkRoutes(app: FastifyInstance, { db, session, reads, extractor }: Deps): void {
   const api = zodRoutes(app);
   const { listLinks: list, lookupLink, getLink: get, createLink: create, updateLink: update, deleteLink: remove, toggleLike: like, repost } = apiRoutes;
 
@@ -61,7 +63,13 @@ export function registerLinkRoutes(app: FastifyInstance, { db, session, reads }:
     ...declared(create, session),
     // A share may carry the extension's readable copy: READABLE_UPLOAD_MAX_CHARS of HTML, up to 3 bytes each, escaped.
     bodyLimit: SHARE_BODY_LIMIT,
-    handler: async (req, reply) => reply.status(201).send(await createLink(db, await session.requireViewer(req), req.body)),
+    handler: async (req, reply) => {
+      const viewer = await session.requireViewer(req);
+      const { readable, ...input } = req.body;
+      // A copy that cannot be read (the extractor failed) leaves the page to the server's own fetch.
+      const copy = readable && input.url ? await extractor.article(readable.html, new URL(input.url), readable.lang ?? null).catch(() => null) : null;
+      return reply.status(201).send(await createLink(db, viewer, input, copy));
+    },
   });
 
   api.route({

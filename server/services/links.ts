@@ -22,7 +22,7 @@ import {
   removeFromCollections,
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
-import { copyOfArticle } from '../readable/extract';
+import type { ReadableCopy } from '../readable/extract';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, queueReadableCopies, restartReadableCopy } from './readable-copies';
@@ -230,8 +230,6 @@ export async function insertLink(
   await insertLinkRow(trx, row);
   await scheduleLinkChecks(trx, [row], new Date(at));
   await queueReadableCopies(trx, viewer.id, [row], at);
-  const copy = input.readable && url !== null ? copyOfArticle(input.readable.html, new URL(url), input.readable.lang ?? null) : null;
-  if (copy) await keepExtensionCopy(trx, id, copy, at);
   if (facts === null && url !== null) await enqueueLinkPreviews(trx, [{ id, url, fillTitle: false, factsOnly: true }], at);
   // A new id has no topics yet: nothing to delete first.
   await assertOwnTopics(trx, viewer.id, input.topicIds);
@@ -248,13 +246,15 @@ export async function insertLink(
 /**
  * SPEC §5 + §4: a new link, its topics and its collection memberships (with links_count), at once.
  * A collection that already has a link with this URL refuses it (409) and nothing is written.
+ * `copy`: the readable copy the extension made of the page (kept unless the author turned copies off).
  */
-export async function createLink(db: Db, viewer: Viewer, input: CreateLink): Promise<Link> {
+export async function createLink(db: Db, viewer: Viewer, input: CreateLink, copy: ReadableCopy | null = null): Promise<Link> {
   const id = newId();
   const collections = [...new Set(input.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
     const targets = await requireEditableCollections(trx, viewer, collections);
     await insertLink(trx, viewer, id, input);
+    if (copy) await keepExtensionCopy(trx, id, copy, now());
     // Locks the collections (PostgreSQL) before its duplicate check, as late as possible.
     await addToCollections(trx, id, viewer, targets, { url: input.url ?? null });
   });

@@ -4,7 +4,8 @@ import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-polic
 import { decodeDocument, isHtml } from '../preview/metadata';
 import { type FetchedPage, FetchRefusedError, type Resolver, safeFetch } from '../preview/safe-fetch';
 import { userAgent } from '../preview/service';
-import { type ReadableCopy, extractReadable } from '../readable/extract';
+import type { ReadableCopy } from '../readable/extract';
+import type { Extractor } from '../readable/extractor';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
 import { CLAIM_WINDOW, anyJobDue, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
 import { keptColumns } from './readable-copies';
@@ -64,6 +65,7 @@ export function createPageFetcher(opts: PageFetcherOptions): PageFetcher {
 export interface ReadableCopyDeps {
   db: Db;
   fetchPage: PageFetcher;
+  extractor: Pick<Extractor, 'page'>;
   perMinute: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
@@ -120,7 +122,7 @@ export async function claimCopies(db: Db, perMinute: number, now: Date): Promise
 type Outcome = { copy: ReadableCopy } | { failure: string; retry: boolean };
 
 /** Fetches and reads one page. */
-export async function readPage(fetchPage: PageFetcher, url: string): Promise<Outcome> {
+async function readPage({ fetchPage, extractor }: ReadableCopyDeps, url: string): Promise<Outcome> {
   let page: FetchedPage;
   try {
     page = await fetchPage(url);
@@ -132,17 +134,17 @@ export async function readPage(fetchPage: PageFetcher, url: string): Promise<Out
   if (!isHtml(page.mediaType)) return { failure: COPY_FAILURES.notHtml, retry: false };
   let copy: ReadableCopy | null = null;
   try {
-    copy = extractReadable(decodeDocument(page.body, page.contentType), page.url);
+    copy = await extractor.page(decodeDocument(page.body, page.contentType), page.url);
   } catch {
-    // A page that breaks the parser is a page without readable text, not a job to try forever.
+    // A page that breaks the parser (or takes too long) has no readable text: not a job to try forever.
   }
   return copy ? { copy } : { failure: COPY_FAILURES.noArticle, retry: false };
 }
 
 /** Makes one claimed copy, or puts it back for a retry, or gives it up; only while the claim is still this one's. */
-async function makeCopy({ db, fetchPage }: ReadableCopyDeps, token: string, job: ClaimedCopy, now: Date): Promise<void> {
-  const outcome = await readPage(fetchPage, job.url);
-  const mine = db.kysely.updateTable('link_copies').where('link_id', '=', job.link_id).where('claim_token', '=', token);
+async function makeCopy(deps: ReadableCopyDeps, token: string, job: ClaimedCopy, now: Date): Promise<void> {
+  const outcome = await readPage(deps, job.url);
+  const mine = deps.db.kysely.updateTable('link_copies').where('link_id', '=', job.link_id).where('claim_token', '=', token);
   const nowIso = now.toISOString();
   if ('copy' in outcome) {
     await mine.set(keptColumns(outcome.copy, 'server', nowIso)).execute();

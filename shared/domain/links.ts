@@ -83,13 +83,19 @@ const fields = {
   inMainFeed: z.boolean(invalid).optional(),
 };
 
-export const createLinkSchema = z.object({ ...fields, readable: readableUploadSchema.optional() }, invalid).transform((v) => ({
+const withDefaults = <T extends { linkText?: string; topicIds?: string[] }>(v: T) => ({
   ...v,
   linkText: v.linkText ?? DEFAULT_LINK_TEXT,
   topicIds: [...new Set(v.topicIds ?? [])],
-}));
+});
+export const createLinkSchema = z.object(fields, invalid).transform(withDefaults);
 export type CreateLinkInput = z.input<typeof createLinkSchema>;
 export type CreateLink = z.output<typeof createLinkSchema>;
+
+/** POST /api/links: a link, with the readable copy the extension made of the page as the user saw it. */
+export const shareLinkSchema = z.object({ ...fields, readable: readableUploadSchema.optional() }, invalid).transform(withDefaults);
+export type ShareLinkInput = z.input<typeof shareLinkSchema>;
+export type ShareLink = z.output<typeof shareLinkSchema>;
 
 /** Every field optional; a present field is validated as on creation. */
 export const updateLinkSchema = z.object(fields, invalid).partial();

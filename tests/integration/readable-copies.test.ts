@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LINK_MESSAGES, READABLE_MESSAGES, type ReadableCopySettings, type ReadableCopyView } from '../../shared/domain';
+import { createExtractor } from '../../server/readable/extractor';
 import { COPY_FAILURES, READABLE_MAX_ATTEMPTS, createPageFetcher, runReadableCopyRound } from '../../server/services/readable-copy-worker';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -38,7 +39,13 @@ beforeAll(async () => {
   );
 });
 
-afterAll(() => site.close());
+// The extractor's thread, as the server runs it.
+const extractor = createExtractor();
+
+afterAll(async () => {
+  await site.close();
+  await extractor.close();
+});
 
 type Client = Awaited<ReturnType<typeof signedInUser>> | ReturnType<typeof testClient>;
 
@@ -62,6 +69,7 @@ describeEachDatabase('readable copies', (ctx) => {
     const deps = {
       db: ctx.server.db,
       fetchPage: createPageFetcher({ allowPrivate: true, timeoutMs: 5000, publicUrl: ctx.server.url }),
+      extractor,
       perMinute: 1000,
     };
     for (let round = 0; round < max; round++) {
@@ -203,7 +211,7 @@ describeEachDatabase('readable copies', (ctx) => {
     const author = await signedInUser(ctx.server.url);
     await author.api.createLink({ url: `${site.origin}/article?v=6`, title: 'A', description: 'd' });
     const asked = site.hits.get('/article') ?? 0;
-    const deps = { db: ctx.server.db, fetchPage: createPageFetcher({ allowPrivate: true, timeoutMs: 5000, publicUrl: ctx.server.url }), perMinute: 1000 };
+    const deps = { db: ctx.server.db, fetchPage: createPageFetcher({ allowPrivate: true, timeoutMs: 5000, publicUrl: ctx.server.url }), extractor, perMinute: 1000 };
     clock = Math.max(clock, Date.now()) + 1100;
     const claimed = await Promise.all([runReadableCopyRound(deps, new Date(clock)), runReadableCopyRound(deps, new Date(clock))]);
     expect(claimed.sort()).toEqual([0, 1]);
