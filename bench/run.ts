@@ -9,6 +9,9 @@
  *             subscribed to BENCH_FOLLOWED (1,000) curators (seeds the links too), see following.ts
  *   previews  CPU to read a link preview from a 500 KB page, in the bench's process, see previews.ts;
  *             alone (BENCH_SECTIONS=previews) it needs no database or server
+ *   readable  readable copies of BENCH_READABLE_PAGES (10,000) corpus pages through the extractor's
+ *             thread, in the bench's process: pages per second, CPU per page and peak RSS, see
+ *             readable.ts; alone (BENCH_SECTIONS=readable) it needs no database or server
  *   link-checks the background link checker against fixture sites on loopback, in a server of its
  *             own with LINK_CHECK_PER_MINUTE=6000 (after the others, whose server has it off),
  *             see link-checks.ts
@@ -61,6 +64,7 @@ import { type ImportResult, benchImport, printImport } from './import';
 import { type LinkChecksResult, benchLinkChecks, printLinkChecks } from './link-checks';
 import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
 import { type PreviewsResult, benchPreviews, printPreviews } from './previews';
+import { type ReadableResult, benchReadable, printReadable } from './readable';
 import { type LinkSeedResult, SEED_PASSWORD, seedEmail, seedLinks, seedUsers } from './seed';
 import { type ServerProcess, cpuOfProcesses, startServer } from './server';
 
@@ -84,7 +88,7 @@ const COLLECTION_RESOURCES = intEnv('BENCH_COLLECTION_RESOURCES', 5_000);
 const SUBSCRIBERS = intEnv('BENCH_SUBSCRIBERS', 10_000);
 const FOLLOWED = intEnv('BENCH_FOLLOWED', 1_000);
 const WORKERS = intEnv('WORKERS', 1);
-const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'previews', 'link-checks'] as const;
+const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'previews', 'readable', 'link-checks'] as const;
 type Section = (typeof SECTION_NAMES)[number];
 /** The sections measured on one server with the background fetchers off. */
 const SHARED_SERVER_SECTIONS: readonly Section[] = ['users', 'links', 'import', 'collections', 'following'];
@@ -269,14 +273,14 @@ function printUsers({ throughput, signInSequential, signInConcurrent }: UsersRes
 const seconds = (msValue: number) => `${(msValue / 1000).toFixed(1)} s`;
 
 async function main() {
-  let previews: PreviewsResult | undefined;
-  if (SECTIONS.has('previews')) {
-    previews = benchPreviews();
-    if (SECTIONS.size === 1) {
-      printPreviews(previews);
-      console.log(`BENCH_RESULT ${JSON.stringify({ node: process.version, previews })}`);
-      return;
-    }
+  // Sections that run in this process, without a database or server.
+  const previews: PreviewsResult | undefined = SECTIONS.has('previews') ? benchPreviews() : undefined;
+  const readable: ReadableResult | undefined = SECTIONS.has('readable') ? await benchReadable() : undefined;
+  if ([...SECTIONS].every((s) => s === 'previews' || s === 'readable')) {
+    if (previews) printPreviews(previews);
+    if (readable) printReadable(readable);
+    console.log(`BENCH_RESULT ${JSON.stringify({ node: process.version, previews, readable })}`);
+    return;
   }
   const adminUrl = process.env.BENCH_DATABASE_URL || undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-bench-'));
@@ -488,6 +492,10 @@ async function main() {
       console.log('');
       printPreviews(previews);
     }
+    if (readable) {
+      console.log('');
+      printReadable(readable);
+    }
     if (linkChecks) {
       console.log('');
       printLinkChecks(linkChecks);
@@ -537,6 +545,7 @@ async function main() {
       ...(collections && { collections }),
       ...(following && { following }),
       ...(previews && { previews }),
+      ...(readable && { readable }),
       ...(linkChecks && { linkChecks }),
       ...(memory && {
         memory: {
