@@ -22,6 +22,7 @@ import { registerImportRoutes } from './http/import-routes';
 import { registerJsonBodyParser } from './http/json-body';
 import { linkPage, registerLinkRoutes } from './http/link-routes';
 import { registerReadableCopyRoutes } from './http/readable-copy-routes';
+import { registerSearchRoutes } from './http/search-routes';
 import { mayReadCopy } from './services/readable-copies';
 import { createExtractor } from './readable/extractor';
 import { registerPreviewRoutes } from './http/preview-routes';
@@ -212,6 +213,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerApiTokenRoutes(server, { db, session });
   registerLinkRoutes(server, { db, session, reads, extractor });
   registerReadableCopyRoutes(server, { db, session });
+  registerSearchRoutes(server, { db, session });
   registerImportRoutes(server, { db, session, config, onImported: importPreviews.wake });
   registerTopicRoutes(server, { db, session });
   registerSupercurationRoutes(server, { db, session, publicUrl: config.publicUrl, reads });

@@ -47,6 +47,7 @@ export const routes: RouteObject[] = [
           { path: '/home', lazy: () => import('./routes/FeedPage').then((m) => ({ Component: m.FeedPage })) },
           { path: '/saved', lazy: () => import('./routes/FeedPage').then((m) => ({ Component: m.FeedPage })) },
           { path: '/following', lazy: () => import('./routes/FollowingPage').then((m) => ({ Component: m.FollowingPage })) },
+          { path: '/search', lazy: () => import('./routes/SearchPage').then((m) => ({ Component: m.SearchPage })) },
           { path: '/dashboard', lazy: () => import('./routes/DashboardPage').then((m) => ({ Component: m.DashboardPage })) },
           {
             path: '/supercurations',
@@ -60,6 +61,7 @@ export const routes: RouteObject[] = [
             path: '/supercurations/:id',
             lazy: () => import('./routes/SupercurationDetailPage').then((m) => ({ Component: m.SupercurationDetailPage })),
           },
+          { path: '/links/:id/read', lazy: () => import('./routes/ReaderPage').then((m) => ({ Component: m.ReaderPage })) },
           { path: '/settings', lazy: () => import('./routes/SettingsPage').then((m) => ({ Component: m.SettingsPage })) },
           { path: '/share-target', lazy: () => import('./routes/ShareTargetPage').then((m) => ({ Component: m.ShareTargetPage })) },
         ],

@@ -21,6 +21,7 @@ import * as m0017 from './migrations/0017_link_facts';
 import * as m0018 from './migrations/0018_reader_digests';
 import * as m0019 from './migrations/0019_collection_topics_json';
 import * as m0020 from './migrations/0020_readable_copies';
+import * as m0021 from './migrations/0021_link_search';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_reader_digests': m0018,
   '0019_collection_topics_json': m0019,
   '0020_readable_copies': m0020,
+  '0021_link_search': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -38,30 +38,37 @@ function accentFold(): { from: string; to: string } {
 const FOLD = accentFold();
 const FOLD_FROM = FOLD.from.replace(/'/g, "''");
 const FOLD_TO = FOLD.to.replace(/'/g, "''");
+const FOLD_MAP = new Map([...FOLD.from].map((ch, i) => [ch, FOLD.to[i] as string]));
 
-const pgFold = (text: string) => `translate(lower(${text}), '${FOLD_FROM}', '${FOLD_TO}')`;
+/** The fold of pgFold in JavaScript: lower case, Latin letters without their diacritics. */
+export const foldAccents = (text: string) => [...text.toLowerCase()].map((ch) => FOLD_MAP.get(ch) ?? ch).join('');
+
+/** A text expression lower-cased and folded (PostgreSQL); the documents of both searches are folded by it. */
+export const pgFold = (text: string) => `translate(lower(${text}), '${FOLD_FROM}', '${FOLD_TO}')`;
 
 /** The indexed document (PostgreSQL): the expression of the generated column supercurations.search_doc. */
 export const pgSearchDocument = () => `to_tsvector('simple'::regconfig, ${pgFold(`title || ' ' || description`)})`;
 
-/** Words of a search box: letters and digits of any script, at most 8, each at most 50 characters. */
-export function searchWords(q: string): string[] {
-  return q
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 8)
-    .map((w) => w.slice(0, 50));
-}
+export { searchWords } from '../../shared/domain/search';
 
 /** FTS5 MATCH expression: every word as a quoted prefix ("word"*), implicitly AND-ed. */
 export function ftsMatch(words: readonly string[]): string {
   return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
 }
 
+/** A lexeme in to_tsquery syntax, quoted. */
+export const pgLexeme = (word: string) => `'${word.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
+
+/**
+ * PostgreSQL: the tsquery of `query` (to_tsquery syntax), folded like the documents. A scalar
+ * subquery: PostgreSQL builds it once per statement, also in a generic plan.
+ */
+export function pgTsquery(query: string): RawBuilder<unknown> {
+  return sql`(select to_tsquery('simple'::regconfig, translate(lower(${query}), ${FOLD.from}, ${FOLD.to})))`;
+}
+
 /** PostgreSQL: a condition on `supercurations as s` that its title and description match every word (as prefixes). */
 export function pgSearchCondition(words: readonly string[]): RawBuilder<boolean> {
   // Each word as a quoted prefix lexeme, 'word':* & 'other':*, folded like the document.
-  const query = words.map((w) => `'${w.replace(/'/g, "''").replace(/\\/g, '\\\\')}':*`).join(' & ');
-  // A scalar subquery: PostgreSQL builds the tsquery once per statement, also in a generic plan.
-  return sql<boolean>`s.search_doc @@ (select to_tsquery('simple'::regconfig, translate(lower(${query}), ${FOLD.from}, ${FOLD.to})))`;
+  return sql<boolean>`s.search_doc @@ ${pgTsquery(words.map((w) => `${pgLexeme(w)}:*`).join(' & '))}`;
 }

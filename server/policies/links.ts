@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from './supercurations';
+import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration, supercurationEditableBy } from './supercurations';
 import type { Viewer } from './viewer';
 
 /** The facts about a link its rules look at. */
@@ -61,6 +61,17 @@ export function linkVisibleTo(viewerId: string | null, alias = 'links'): RawBuil
   const original = sql.id(`${alias}_original`);
   const reposter = viewerId === null ? sql`` : sql` or ${col('user_id')} = ${viewerId}`;
   return sql<boolean>`(${linkItselfVisibleTo(viewerId, alias)} and (${col('original_post_id')} is null${reposter} or exists (select 1 from links ${original} where ${original}.id = ${col('original_post_id')} and ${linkItselfVisibleTo(viewerId, `${alias}_original`)})))`;
+}
+
+/**
+ * What personal search finds (issue 23): a link the viewer may see (linkVisibleTo) and edit
+ * (canEditLink: theirs, or in a collection they own or collaborate on), the people who read its
+ * readable copy. Read from the current rows: a collaborator removed finds its links no more.
+ */
+export function linkSearchableBy(viewerId: string, alias = 'links'): RawBuilder<boolean> {
+  const sl = sql.id(`${alias}_esl`);
+  const s = `${alias}_es`;
+  return sql<boolean>`(${linkVisibleTo(viewerId, alias)} and (${sql.ref(`${alias}.user_id`)} = ${viewerId} or exists (select 1 from supercuration_links ${sl} inner join supercurations ${sql.id(s)} on ${sql.id(s)}.id = ${sl}.supercuration_id where ${sl}.link_id = ${sql.ref(`${alias}.id`)} and ${supercurationEditableBy(viewerId, s)})))`;
 }
 
 /** SPEC §6: the author, or an owner or collaborator of a collection containing the link. */

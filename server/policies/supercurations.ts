@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { Viewer } from './viewer';
 
 /** What a rule about one collection needs to know, as the viewer sees it. */
@@ -69,4 +70,16 @@ export function canSubscribeByEmail(c: SupercurationAccess): boolean {
  */
 export function canFollowSupercuration(viewer: Viewer | null, c: SupercurationAccess): boolean {
   return viewer !== null && c.isPublic && !canEditSupercuration(viewer, c);
+}
+
+/** canEditSupercuration as SQL, for the row `alias` of supercurations: its owner or a collaborator. */
+export function supercurationEditableBy(viewerId: string, alias: string): RawBuilder<boolean> {
+  const s = sql.id(alias);
+  const c = sql.id(`${alias}_c`);
+  return sql<boolean>`(${s}.user_id = ${viewerId} or exists (select 1 from collaborators ${c} where ${c}.supercuration_id = ${s}.id and ${c}.user_id = ${viewerId}))`;
+}
+
+/** canSeeSupercuration as SQL, for the row `alias` of supercurations. */
+export function supercurationVisibleTo(viewerId: string, alias: string): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.id(alias)}.is_public = 1 or ${supercurationEditableBy(viewerId, alias)})`;
 }

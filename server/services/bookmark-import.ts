@@ -20,6 +20,7 @@ import { requireEditableCollections } from '../access/supercurations';
 import type { Db, Dialect } from '../db';
 import { increment } from '../db/counters';
 import { newId, now } from '../db/ids';
+import { reindexLinks } from '../db/link-search';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
@@ -393,6 +394,7 @@ export async function importBookmarks(
         for (let i = 0; i < linkTopics.length; i += BOOKMARKS_CHUNK) {
           await trx.insertInto('link_topics').values(linkTopics.slice(i, i + BOOKMARKS_CHUNK)).execute();
         }
+        await reindexLinks(trx, newIds);
         // A favourite in the file is the importer's like of the new link (likes_count 1 above).
         const likes = newLinks.flatMap((p, i) => (p.liked ? [{ link_id: newIds[i] as string, user_id: viewer.id, created_at: p.createdAt }] : []));
         if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db';
 import type { Database } from '../db/schema';
@@ -108,4 +109,45 @@ export async function hostFreeAt(q: Q, host: string, at: Date): Promise<void> {
     .values({ host, next_at: nextAt })
     .onConflict((oc) => oc.column('host').doUpdateSet({ next_at: nextAt }))
     .execute();
+}
+
+/** A table of fetch jobs claimed by claimJobs, and its fetcher's limits. */
+export interface JobTable {
+  table: 'link_preview_jobs' | 'link_copies';
+  kind: FetcherKind;
+  /** Jobs one process claims per round (one per host). */
+  roundMax: number;
+  leaseMs: number;
+  /** How long a claimed job's host is held: one request per host per this. */
+  hostSpacingMs: number;
+}
+
+/**
+ * Claims up to `roundMax` jobs within the minute's budget, one per host, among `candidates`
+ * (due, unclaimed, on a free host, in the order they go), counts an attempt on each, and books
+ * their hosts and the budget, in one transaction. `candidates` is asked for about `room` × 8.
+ */
+export async function claimJobs<T extends { link_id: string; host: string; attempts: number }>(
+  db: Db,
+  jobs: JobTable,
+  perMinute: number,
+  now: Date,
+  candidates: (trx: Q, room: number, nowIso: string) => Promise<T[]>,
+): Promise<{ token: string; jobs: T[] }> {
+  const token = randomBytes(12).toString('hex');
+  if (perMinute <= 0) return { token, jobs: [] };
+  const nowIso = now.toISOString();
+  const claimed = await db.kysely.transaction().execute(async (trx) => {
+    const room = await budgetLeft(trx, db, jobs.kind, perMinute, jobs.roundMax, now);
+    if (room <= 0) return [];
+    const picked = onePerHost(await candidates(trx, room, nowIso), room).map((c) => ({ ...c, attempts: c.attempts + 1 }));
+    if (picked.length === 0) return [];
+    const until = new Date(now.getTime() + jobs.leaseMs).toISOString();
+    await sql`update ${sql.table(jobs.table)} set claimed_until = ${until}, claim_token = ${token}, attempts = attempts + 1
+      where link_id in (${sql.join(picked.map((p) => p.link_id))})`.execute(trx);
+    await holdHosts(trx, picked.map((p) => p.host), new Date(now.getTime() + jobs.hostSpacingMs));
+    await spendBudget(trx, jobs.kind, picked.length, now);
+    return picked;
+  });
+  return { token, jobs: claimed };
 }

@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { IMPORTED_BOOKMARK_DESCRIPTION, LINK_MESSAGES, type LinkPreview } from '../../shared/domain';
 import { requireEditable } from '../access/supercurations';
 import type { Db } from '../db';
+import { reindexLinks } from '../db/link-search';
 import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
 import { factColumns } from './link-facts';
-import { CLAIM_WINDOW, anyJobDue, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, type JobTable, anyJobDue, claimJobs, dueUnclaimed, hostIsFree } from './fetch-politeness';
 
 /**
  * Previews of imported links, fetched afterwards in the background: a job per new link (written
@@ -73,17 +73,17 @@ export interface ClaimedPreview {
   url: string;
 }
 
-/**
- * Claims up to PREVIEW_ROUND_MAX due jobs within the minute's budget, one per host not asked in
- * the last PREVIEW_HOST_SPACING_MS, and books their hosts and the budget, in one transaction.
- */
-export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date()): Promise<{ token: string; jobs: ClaimedPreview[] }> {
-  const token = randomBytes(12).toString('hex');
-  if (perMinute <= 0) return { token, jobs: [] };
-  const nowIso = now.toISOString();
-  const jobs = await db.kysely.transaction().execute(async (trx) => {
-    const room = await budgetLeft(trx, db, 'previews', perMinute, PREVIEW_ROUND_MAX, now);
-    if (room <= 0) return [];
+const PREVIEW_JOBS: JobTable = {
+  table: 'link_preview_jobs',
+  kind: 'previews',
+  roundMax: PREVIEW_ROUND_MAX,
+  leaseMs: PREVIEW_LEASE_MS,
+  hostSpacingMs: PREVIEW_HOST_SPACING_MS,
+};
+
+/** Claims up to PREVIEW_ROUND_MAX due jobs, one per host not asked in the last PREVIEW_HOST_SPACING_MS (claimJobs). */
+export function claimPreviewJobs(db: Db, perMinute: number, now = new Date()): Promise<{ token: string; jobs: ClaimedPreview[] }> {
+  return claimJobs(db, PREVIEW_JOBS, perMinute, now, async (trx, room, nowIso) => {
     const head = trx
       .selectFrom('link_preview_jobs')
       .select(['link_id', 'host', 'fill_title', 'facts_only', 'attempts', 'due_at'])
@@ -91,7 +91,7 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
       .orderBy('due_at')
       .orderBy('link_id')
       .limit(CLAIM_WINDOW);
-    const candidates = await trx
+    const rows = await trx
       .selectFrom(head.as('j'))
       .innerJoin('links as l', 'l.id', 'j.link_id')
       .select(['j.link_id', 'j.host', 'j.fill_title', 'j.facts_only', 'j.attempts', 'l.url'])
@@ -101,18 +101,8 @@ export async function claimPreviewJobs(db: Db, perMinute: number, now = new Date
       .orderBy('j.link_id')
       .limit(room * 8)
       .execute();
-    const picked = onePerHost(candidates, room).map((c) => ({ ...c, url: c.url as string, attempts: c.attempts + 1 }));
-    if (picked.length === 0) return [];
-    await trx
-      .updateTable('link_preview_jobs')
-      .set((eb) => ({ claimed_until: new Date(now.getTime() + PREVIEW_LEASE_MS).toISOString(), claim_token: token, attempts: eb('attempts', '+', 1) }))
-      .where('link_id', 'in', picked.map((p) => p.link_id))
-      .execute();
-    await holdHosts(trx, picked.map((p) => p.host), new Date(now.getTime() + PREVIEW_HOST_SPACING_MS));
-    await spendBudget(trx, 'previews', picked.length, now);
-    return picked;
+    return rows.map((r) => ({ ...r, url: r.url as string }));
   });
-  return { token, jobs };
 }
 
 /** A preview made of nothing but the URL (the page could not be fetched or read). */
@@ -153,6 +143,7 @@ async function fillIn({ db, previews, log }: PreviewWorkerDeps, token: string, j
         // The page read is the one at the link's URL still (an edit may have moved it meanwhile).
         .where('url', '=', job.url)
         .execute();
+      await reindexLinks(trx, [job.link_id]);
       await mine(trx).execute();
     });
     return;

@@ -5,6 +5,7 @@ import type { Db } from '../db';
 import { decrement } from '../db/counters';
 import { newId, now } from '../db/ids';
 import { jsonRows, jsonRowsOf } from '../db/json-rows';
+import { reindexLinks } from '../db/link-search';
 import { isPostgres, queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { forbidden, notFound } from '../errors';
@@ -234,6 +235,7 @@ export async function insertLink(
   // A new id has no topics yet: nothing to delete first.
   await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
+  await reindexLinks(trx, [id]);
   return {
     ...row,
     author_name: viewer.name,
@@ -312,6 +314,7 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       await restartReadableCopy(trx, link.user_id, id, changes.url ?? null, now());
     }
     if (facts === null && changes.url) await enqueueLinkPreviews(trx, [{ id, url: changes.url, fillTitle: false, factsOnly: true }], now());
+    await reindexLinks(trx, [id]);
     if (changes.url !== undefined && changes.url !== null) {
       // The new URL must not duplicate another link's in one of the link's collections (SPEC §5).
       const clash = await trx

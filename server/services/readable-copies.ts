@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import { LINK_MESSAGES, type ReadableCopyState, type ReadableCopyView, type ReadableCopySettings, readingMinutes } from '../../shared/domain';
+import { reindexLinks } from '../db/link-search';
 import type { Database } from '../db/schema';
 import { notFound } from '../errors';
 import { canEditLink, linkVisibleTo } from '../policies/links';
@@ -65,6 +66,7 @@ export function keptColumns(copy: ReadableCopy, source: 'server' | 'extension', 
  */
 export async function keepExtensionCopy(trx: Q, linkId: string, copy: ReadableCopy, nowIso: string): Promise<void> {
   await trx.updateTable('link_copies').set(keptColumns(copy, 'extension', nowIso)).where('link_id', '=', linkId).execute();
+  await reindexLinks(trx, [linkId]);
 }
 
 /** Whether the viewer may read the link's copy: its author or an editor of a collection holding it. */
@@ -145,10 +147,13 @@ export async function setKeepReadableCopies(trx: Q, viewer: Viewer, keep: boolea
       .values({ user_id: viewer.id, created_at: nowIso })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
-    await trx
+    const deleted = await trx
       .deleteFrom('link_copies')
       .where('link_id', 'in', (eb) => eb.selectFrom('links').select('id').where('user_id', '=', viewer.id))
+      .returning(['link_id', 'source'])
       .execute();
+    // The text of the kept ones (a source: who made them) leaves the search index with them.
+    await reindexLinks(trx, deleted.filter((d) => d.source !== null).map((d) => d.link_id));
     return;
   }
   const removed = await trx.deleteFrom('readable_copy_opt_outs').where('user_id', '=', viewer.id).executeTakeFirst();

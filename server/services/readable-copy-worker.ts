@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../db';
+import { reindexLinks } from '../db/link-search';
 import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-policy';
 import { decodeDocument, isHtml } from '../preview/metadata';
 import { type FetchedPage, FetchRefusedError, type Resolver, safeFetch } from '../preview/safe-fetch';
@@ -7,7 +7,7 @@ import { userAgent } from '../preview/service';
 import type { ReadableCopy } from '../readable/extract';
 import type { Extractor } from '../readable/extractor';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
-import { CLAIM_WINDOW, anyJobDue, budgetLeft, dueUnclaimed, holdHosts, hostIsFree, onePerHost, spendBudget } from './fetch-politeness';
+import { CLAIM_WINDOW, type JobTable, anyJobDue, claimJobs, dueUnclaimed, hostIsFree } from './fetch-politeness';
 import { keptColumns } from './readable-copies';
 
 /**
@@ -77,14 +77,17 @@ interface ClaimedCopy {
   attempts: number;
 }
 
-/** Claims up to READABLE_ROUND_MAX due copies within the minute's budget, one per free host, in one transaction. */
-export async function claimCopies(db: Db, perMinute: number, now: Date): Promise<{ token: string; jobs: ClaimedCopy[] }> {
-  const token = randomBytes(12).toString('hex');
-  if (perMinute <= 0) return { token, jobs: [] };
-  const nowIso = now.toISOString();
-  const jobs = await db.kysely.transaction().execute(async (trx) => {
-    const room = await budgetLeft(trx, db, 'copies', perMinute, READABLE_ROUND_MAX, now);
-    if (room <= 0) return [];
+const COPY_JOBS: JobTable = {
+  table: 'link_copies',
+  kind: 'copies',
+  roundMax: READABLE_ROUND_MAX,
+  leaseMs: READABLE_LEASE_MS,
+  hostSpacingMs: READABLE_HOST_SPACING_MS,
+};
+
+/** Claims up to READABLE_ROUND_MAX due copies, new links first, one per free host (claimJobs). */
+export function claimCopies(db: Db, perMinute: number, now: Date): Promise<{ token: string; jobs: ClaimedCopy[] }> {
+  return claimJobs(db, COPY_JOBS, perMinute, now, async (trx, room, nowIso) => {
     const head = trx
       .selectFrom('link_copies')
       .select(['link_id', 'host', 'attempts', 'queue', 'due_at'])
@@ -94,7 +97,7 @@ export async function claimCopies(db: Db, perMinute: number, now: Date): Promise
       .orderBy('due_at')
       .orderBy('link_id')
       .limit(CLAIM_WINDOW);
-    const free = await trx
+    const rows = await trx
       .selectFrom(head.as('c'))
       .innerJoin('links as l', 'l.id', 'c.link_id')
       .select(['c.link_id', 'c.host', 'c.attempts', 'l.url'])
@@ -105,18 +108,8 @@ export async function claimCopies(db: Db, perMinute: number, now: Date): Promise
       .orderBy('c.link_id')
       .limit(room * 8)
       .execute();
-    const picked = onePerHost(free, room).map((c) => ({ ...c, url: c.url as string, attempts: c.attempts + 1 }));
-    if (picked.length === 0) return [];
-    await trx
-      .updateTable('link_copies')
-      .set((eb) => ({ claimed_until: new Date(now.getTime() + READABLE_LEASE_MS).toISOString(), claim_token: token, attempts: eb('attempts', '+', 1) }))
-      .where('link_id', 'in', picked.map((p) => p.link_id))
-      .execute();
-    await holdHosts(trx, picked.map((p) => p.host), new Date(now.getTime() + READABLE_HOST_SPACING_MS));
-    await spendBudget(trx, 'copies', picked.length, now);
-    return picked;
+    return rows.map((r) => ({ ...r, url: r.url as string }));
   });
-  return { token, jobs };
 }
 
 type Outcome = { copy: ReadableCopy } | { failure: string; retry: boolean };
@@ -144,20 +137,32 @@ async function readPage({ fetchPage, extractor }: ReadableCopyDeps, url: string)
 /** Makes one claimed copy, or puts it back for a retry, or gives it up; only while the claim is still this one's. */
 async function makeCopy(deps: ReadableCopyDeps, token: string, job: ClaimedCopy, now: Date): Promise<void> {
   const outcome = await readPage(deps, job.url);
-  const mine = deps.db.kysely.updateTable('link_copies').where('link_id', '=', job.link_id).where('claim_token', '=', token);
   const nowIso = now.toISOString();
   if ('copy' in outcome) {
-    await mine.set(keptColumns(outcome.copy, 'server', nowIso)).execute();
+    const { copy } = outcome;
+    await deps.db.kysely.transaction().execute(async (trx) => {
+      const kept = await trx
+        .updateTable('link_copies')
+        .set(keptColumns(copy, 'server', nowIso))
+        .where('link_id', '=', job.link_id)
+        .where('claim_token', '=', token)
+        .executeTakeFirst();
+      // The text is searchable from the moment the copy is there.
+      if (Number(kept.numUpdatedRows) > 0) await reindexLinks(trx, [job.link_id]);
+    });
     return;
   }
   const again = outcome.retry && job.attempts < READABLE_MAX_ATTEMPTS;
-  await mine
+  await deps.db.kysely
+    .updateTable('link_copies')
     .set({
       due_at: again ? new Date(now.getTime() + READABLE_RETRY_MS).toISOString() : null,
       claimed_until: null,
       claim_token: null,
       failure: again ? null : outcome.failure,
     })
+    .where('link_id', '=', job.link_id)
+    .where('claim_token', '=', token)
     .execute();
 }
 

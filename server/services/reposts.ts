@@ -3,6 +3,7 @@ import { LINK_MESSAGES, type Link } from '../../shared/domain';
 import type { Db } from '../db';
 import { increment } from '../db/counters';
 import { newId, now } from '../db/ids';
+import { reindexLinks } from '../db/link-search';
 import { conflict, forbidden, notFound } from '../errors';
 import { canRepostLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
@@ -60,6 +61,7 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
           .where('lt.link_id', '=', original.id),
       )
       .execute();
+    await reindexLinks(trx, [copyId]);
     await trx.updateTable('links').set({ reposts_count: increment('reposts_count') }).where('id', '=', original.id).execute();
   });
   return (await getLink(db, copyId, viewer)) as Link;

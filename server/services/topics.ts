@@ -12,6 +12,7 @@ import type { Db } from '../db';
 import { now } from '../db/ids';
 import type { Database } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
+import { linksWithTopic, reindexLinks } from '../db/link-search';
 import { collectionsWithTopic, storeCollectionTopics } from './collection-topics';
 
 type Row = Database['topics'];
@@ -102,6 +103,7 @@ export async function updateTopic(db: Db, userId: string, id: string, changes: P
       : await trx.selectFrom('topics').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(LINK_MESSAGES.topicNotFound);
     if (Object.keys(set).length) await storeCollectionTopics(trx, await collectionsWithTopic(trx, userId, id));
+    if (changes.name !== undefined) await reindexLinks(trx, await linksWithTopic(trx, userId, id));
     return toTopic(row);
   });
 }
@@ -110,9 +112,11 @@ export async function updateTopic(db: Db, userId: string, id: string, changes: P
 export async function deleteTopic(db: Db, userId: string, id: string): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
     const collections = await collectionsWithTopic(trx, userId, id);
+    const links = await linksWithTopic(trx, userId, id);
     const result = await trx.deleteFrom('topics').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound(LINK_MESSAGES.topicNotFound);
     await storeCollectionTopics(trx, collections);
+    await reindexLinks(trx, links);
   });
 }
 

@@ -4,9 +4,12 @@ import type { CreateApiTokenInput } from '../domain/api-tokens';
 import { BOOKMARKS_NDJSON, BOOKMARK_MESSAGES, type BookmarkImportSummary, bookmarkImportForm, readImportEvents } from '../domain/bookmarks';
 import type { FollowingQuery, ReaderDigestInput } from '../domain/following';
 import type { BatchShareInput, FolderMapping, ImportFeedInput } from '../domain/import';
-import type { CreateLinkInput, Link, LinkListQuery, TopicInput, UpdateLinkInput } from '../domain/links';
+import type { Link, LinkListQuery, ShareLinkInput, TopicInput, UpdateLinkInput } from '../domain/links';
 import { LINK_HEALTH_MESSAGES } from '../domain/link-health';
-import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
+import type { SearchQuery } from '../domain/search';
+import type { ReadableCopySettingInput } from '../domain/readable';
+import { READABLE_MESSAGES } from '../domain/readable-texts';
+import { ACCOUNT_MESSAGES, API_TOKEN_MESSAGES, IMPORT_MESSAGES, LINK_MESSAGES, MSG, SEARCH_MESSAGES, SUPERCURATION_MESSAGES } from '../domain/messages';
 import type { ApiErrorBody, ProfileUpdate, UserProfile } from '../domain/schemas';
 import { FOLLOWING_MESSAGES, READER_DIGEST_MESSAGES, SUBSCRIPTION_MESSAGES } from '../domain/subscriptions';
 import type {
@@ -237,6 +240,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
 
     listLinks: (query: LinkListQuery = {}, signal?: AbortSignal) =>
       call('listLinks', { query, signal, fallback: linksFallback(query.cursor) }),
+    /** Personal search (GET /api/search): ranked pages of my links and my collections' resources. */
+    search: (query: SearchQuery, signal?: AbortSignal) => call('search', { query, signal, fallback: SEARCH_MESSAGES.searchFailed }),
     getLink: (id: string, signal?: AbortSignal) => call('getLink', { params: { id }, signal, fallback: LINK_MESSAGES.loadLinkFailed }),
     /** The viewer's own link with this URL (normalised as when sharing), or null when they haven't shared it. */
     lookupLink: async (url: string, signal?: AbortSignal): Promise<Link | null> => {
@@ -247,13 +252,21 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
         throw err;
       }
     },
-    createLink: (input: CreateLinkInput) => call('createLink', { body: input, fallback: LINK_MESSAGES.shareLinkFailed }),
+    createLink: (input: ShareLinkInput) => call('createLink', { body: input, fallback: LINK_MESSAGES.shareLinkFailed }),
     updateLink: (id: string, input: UpdateLinkInput) =>
       call('updateLink', { params: { id }, body: input, fallback: LINK_MESSAGES.updateLinkFailed }),
     deleteLink: (id: string) => call('deleteLink', { params: { id }, fallback: LINK_MESSAGES.deleteLinkFailed }),
     toggleLike: (id: string) => call('toggleLike', { params: { id }, body: {}, fallback: LINK_MESSAGES.likeFailed }),
     repost: (id: string) => call('repost', { params: { id }, body: {}, fallback: LINK_MESSAGES.repostFailed }),
     markLinkFine: (id: string) => call('markLinkFine', { params: { id }, body: {}, fallback: LINK_HEALTH_MESSAGES.markFineFailed }),
+    /** A link's readable copy, for its author and the editors of its collections (404 to anyone else). */
+    readableCopy: (id: string, signal?: AbortSignal) =>
+      call('readableCopy', { params: { id }, signal, fallback: READABLE_MESSAGES.loadFailed }),
+    /** Whether readable copies of the signed-in user's links are kept, and how many there are. */
+    readableCopySettings: (signal?: AbortSignal) =>
+      call('readableCopySettings', { signal, fallback: READABLE_MESSAGES.settingLoadFailed }),
+    setReadableCopySettings: (input: ReadableCopySettingInput) =>
+      call('setReadableCopySettings', { body: input, fallback: READABLE_MESSAGES.saveFailed }),
     brokenLinkCount: (signal?: AbortSignal) => call('brokenLinkCount', { signal, fallback: LINK_MESSAGES.loadLinksFailed }),
     /**
      * Shares up to 100 links at once (POST /api/links/batch), all or none; a refused item fails

@@ -19,6 +19,7 @@ export const endpoints = {
   readerDigest: { method: 'GET', url: '/api/me/digest' },
   setReaderDigest: { method: 'PUT', url: '/api/me/digest' },
   listLinks: { method: 'GET', url: '/api/links' },
+  search: { method: 'GET', url: '/api/search' },
   lookupLink: { method: 'GET', url: '/api/links/lookup' },
   brokenLinkCount: { method: 'GET', url: '/api/links/broken-count' },
   getLink: { method: 'GET', url: '/api/links/:id' },

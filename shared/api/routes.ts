@@ -3,6 +3,7 @@ import { endpoints } from './endpoints';
 import type { BookmarkFilePreview, BookmarkImportSummary } from '../domain/bookmarks';
 import { BOOKMARK_MESSAGES } from '../domain/bookmarks';
 import { followingQuerySchema, readerDigestSchema } from '../domain/following';
+import { type SearchHit, searchQuerySchema } from '../domain/search';
 import { type ReadableCopySettings, type ReadableCopyView, readableCopySettingSchema } from '../domain/readable';
 import { type BatchShareResult, batchShareSchema, importFeedSchema } from '../domain/import';
 import {
@@ -17,7 +18,7 @@ import {
   topicUpdateSchema,
   updateLinkSchema,
 } from '../domain/links';
-import { API_TOKEN_MESSAGES, LINK_MESSAGES, MSG, SUPERCURATION_MESSAGES } from '../domain/messages';
+import { API_TOKEN_MESSAGES, LINK_MESSAGES, MSG, SEARCH_MESSAGES, SUPERCURATION_MESSAGES } from '../domain/messages';
 import { type ApiToken, type CreatedApiToken, createApiTokenSchema } from '../domain/api-tokens';
 import { type UserProfile, profileUpdateSchema } from '../domain/schemas';
 import {
@@ -214,6 +215,17 @@ export const apiRoutes = {
       description: 'Example: `GET /api/links?scope=mine&window=week&format=video` answers `{ items: Link[], nextCursor, hasMore }`; pass `nextCursor` as `cursor` for the next page.',
       tags: ['Links'],
       querystring: linkListQuerySchema,
+    },
+  }),
+  search: route<Page<SearchHit>>()({
+    ...endpoints.search,
+    auth: SEARCH_MESSAGES.mustLogInToSearch,
+    schema: {
+      summary: 'Search my links and the resources of the collections I edit',
+      description:
+        'Ranked by title, description, topics, domain and readable text. `q` takes words (as prefixes), `"phrases"`, `-excluded` words, `site:example.com`, `topic:name` and `in:"collection title"`; `from` and `to` (YYYY-MM-DD, UTC) bound the saved date. Answers `{ items: [{ link, snippet }], nextCursor, hasMore }`; `snippet` is HTML with the matched words in `<mark>`.',
+      tags: ['Links'],
+      querystring: searchQuerySchema,
     },
   }),
   lookupLink: route<Link>()({

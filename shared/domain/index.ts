@@ -17,3 +17,5 @@ export * from './paths';
 export * from './following';
 export * from './link-health';
 export * from './readable';
+export * from './readable-texts';
+export * from './search';

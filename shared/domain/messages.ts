@@ -244,3 +244,13 @@ export const PWA_MESSAGES = {
   noLink: 'No link in what was shared',
   noLinkHint: 'Share a web page, or a text with its address in it.',
 } as const;
+
+/** Personal search (GET /api/search, /search). */
+export const SEARCH_MESSAGES = {
+  emptyQuery: 'Type something to search for',
+  invalidDate: 'Dates must be given as YYYY-MM-DD',
+  dateOrder: 'The start date must be on or before the end date',
+  queryTooLong: 'Searches are at most 200 characters',
+  searchFailed: 'Failed to search',
+  mustLogInToSearch: 'You must be logged in to search',
+} as const;

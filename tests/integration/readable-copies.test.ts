@@ -89,7 +89,13 @@ describeEachDatabase('readable copies', (ctx) => {
     const link = await author.api.createLink({ url: `${site.origin}/article`, title: 'Vents', description: 'Deep life', supercurationIds: [collection.id] });
     expect((await copyOf(author, ctx.server.url, link.id)).body.state).toBe('pending');
 
+    const found = async (client: typeof author, q: string) => (await client.api.search({ q })).items.map((hit) => hit.link.id);
+    expect(await found(author, 'Chlorobium')).toEqual([]);
     await drain();
+    // The copy's text is searchable from then on, by whoever may read it.
+    expect(await found(author, 'Chlorobium')).toEqual([link.id]);
+    expect(await found(collaborator, 'Chlorobium')).toEqual([link.id]);
+    expect(await found(stranger, 'Chlorobium')).toEqual([]);
     const { status, body } = await copyOf(author, ctx.server.url, link.id);
     expect(status).toBe(200);
     expect(body).toMatchObject({ state: 'kept', source: 'server', lang: 'en-GB', title: 'Vents', url: `${site.origin}/article`, failure: null });
@@ -127,6 +133,7 @@ describeEachDatabase('readable copies', (ctx) => {
     const { body } = await copyOf(author, ctx.server.url, link.id);
     expect(body).toMatchObject({ state: 'kept', source: 'extension', lang: 'fr', wordCount: 10 });
     expect(body.html).toContain('Paywalled words the server could never read.');
+    expect((await author.api.search({ q: 'paywalled' })).items.map((hit) => hit.link.id)).toEqual([link.id]);
     for (const banned of ['<script', 'onerror', 'javascript:', 'alert']) expect(body.html).not.toContain(banned);
     // An image that is not at an http(s) address goes.
     expect(body.html).not.toContain('<img');
@@ -184,6 +191,8 @@ describeEachDatabase('readable copies', (ctx) => {
     expect((await settingsOf(author, ctx.server.url, false)).body).toEqual({ keep: false, total: 1, kept: 0, waiting: 0 });
     expect(await row(first.id)).toBeUndefined();
     expect((await copyOf(author, ctx.server.url, first.id)).body.state).toBe('off');
+    // The deleted copy's text is no longer searched.
+    expect((await author.api.search({ q: 'Chlorobium' })).items).toEqual([]);
     const second = await author.api.createLink({ url: `${site.origin}/article?v=4`, title: 'B', description: 'd' });
     expect(await row(second.id)).toBeUndefined();
 

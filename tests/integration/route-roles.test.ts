@@ -260,6 +260,7 @@ const TABLE: Record<string, Row> = {
 
   // Links: the private link is seen and edited by its author and the collection's editors, deleted by its author only.
   'GET /api/links': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/search': { visitor: 401, stranger: 200, collaborator: 200, owner: 200, call: () => ({ query: { q: 'secret' } }) },
   // One's own link with that URL: only the author has one.
   'GET /api/links/lookup': { visitor: 401, stranger: 404, collaborator: 404, owner: 200, call: (w) => ({ query: { url: w.link.url ?? '' } }) },
   'GET /api/links/:id': { visitor: 404, stranger: 404, collaborator: 200, owner: 200, call: (w) => ({ params: { id: w.link.id } }) },

@@ -11,6 +11,7 @@ import { VerifyEmailBanner } from '../features/account/VerifyEmailBanner';
 import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
 import { UserBlock } from '../features/auth/UserBlock';
 import { useSession } from '../entities/session/useSession';
+import { SearchBox } from '../features/search/SearchBox';
 import { AppNav } from './AppNav';
 
 /** The Edit profile modal, loaded when first opened (its form brings the validation library). */
@@ -43,6 +44,7 @@ export function AppShell({ user }: { user: UserProfile }) {
         <div className="flex h-16 items-center px-5">
           <Brand to="/home" />
         </div>
+        <SearchBox className="px-3 pb-1" />
         <AppNav />
         <UserBlock user={user} />
       </aside>
@@ -52,6 +54,7 @@ export function AppShell({ user }: { user: UserProfile }) {
           <Menu aria-hidden="true" className="size-5" />
         </Button>
         <Brand to="/home" />
+        <SearchBox className="ml-auto w-40 min-w-0 sm:w-56" />
       </header>
       <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
         <SheetContent closeLabel="Close menu" aria-describedby={undefined}>

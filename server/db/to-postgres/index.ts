@@ -5,6 +5,7 @@ import pg from 'pg';
 import { authOptions } from '../../auth';
 import type { Config } from '../../config';
 import { openDatabase } from '../index';
+import { reindexAllLinks } from '../link-search';
 import { migrate } from '../migrate';
 import { advanceSequences, copyTable, dropIndexesAndForeignKeys } from './copy';
 import { SKIPPED_TABLES, type TablePlan, nonEmptyTables, planCopy } from './tables';
@@ -96,6 +97,13 @@ export async function copySqliteToPostgres(config: Config & { databaseUrl: strin
       log(`Copied ${count(plans.reduce((n, p) => n + p.rows, 0))} rows of ${plans.length} tables.`);
     } finally {
       sqlite.close();
+    }
+    // The personal search's documents are built from the copied rows (SQLite's FTS5 table is not copied).
+    const db = openDatabase(config);
+    try {
+      log(`Search index: ${count(await reindexAllLinks(db.kysely))} links`);
+    } finally {
+      await db.close();
     }
     // Planner statistics now, not whenever autovacuum gets to it: the server's first queries plan on them.
     await target.query('analyze');

@@ -1,0 +1,129 @@
+import { gunzipSync } from 'node:zlib';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './query-templates';
+import type { Database } from './schema';
+import { pgFold } from './search';
+
+/**
+ * The personal search index (issue 23; migration 0021): one document per link, of its title,
+ * description, topic names, domain and readable text (link_copies.text_gz). Who may find a link is
+ * decided when searching (server/services/link-search.ts), so only a link's own content is indexed.
+ * - SQLite: the FTS5 table `link_search` (contentless, unicode61 without diacritics), keyed by the
+ *   links' rowid; a trigger deletes a link's entry with the link.
+ * - PostgreSQL: `link_search(link_id, doc)`, a tsvector weighted A title, B description and
+ *   topics, C domain, D text, with a GIN index; it goes with its link by foreign key cascade.
+ * Every write that changes one of these calls reindexLinks in its transaction.
+ */
+
+type Q = Kysely<Database>;
+
+/** The indexed columns, in the FTS5 table's order; their bm25 weights are in services/link-search.ts. */
+export const LINK_SEARCH_COLUMNS = ['title', 'description', 'topics', 'domain', 'body'] as const;
+
+/** Readable text beyond this is not indexed: a tsvector holds at most 1 MB. */
+const TEXT_MAX_CHARS = 200_000;
+const BATCH = 200;
+
+/**
+ * Words only, one space apart: both databases then see the same words. PostgreSQL's parser
+ * would read 'x-2024' as 'x' and the signed number '-2024', and a host name as one word.
+ */
+export const searchableText = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** A link's host without 'www.', or '' (no URL). */
+export function domainOfUrl(url: string | null): string {
+  if (!url) return '';
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}
+
+/** A kept copy's plain text (gzip of UTF-8), as far as it is indexed. */
+export const copyText = (gz: Buffer | null) => (gz ? gunzipSync(gz).toString('utf8').slice(0, TEXT_MAX_CHARS) : '');
+
+interface Document {
+  id: string;
+  rowid: number | null;
+  title: string;
+  description: string;
+  topics: string;
+  domain: string;
+  body: string;
+}
+
+async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
+  const rows = await trx
+    .selectFrom('links')
+    .leftJoin('link_copies', 'link_copies.link_id', 'links.id')
+    .select([
+      'links.id',
+      'links.title',
+      'links.description',
+      'links.url',
+      'link_copies.text_gz',
+      sql<string | null>`(select string_agg(t.name, ' ') from link_topics lt inner join topics t on t.user_id = lt.user_id and t.id = lt.topic_id where lt.link_id = links.id)`.as(
+        'topic_names',
+      ),
+      sql<number | null>`${sql.raw(isPostgres(trx) ? 'null' : 'links.rowid')}`.as('rowid'),
+    ])
+    .where('links.id', 'in', ids)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    rowid: r.rowid,
+    title: searchableText(r.title),
+    description: searchableText(r.description),
+    topics: searchableText(r.topic_names ?? ''),
+    domain: searchableText(domainOfUrl(r.url)),
+    body: searchableText(copyText(r.text_gz)),
+  }));
+}
+
+async function writeSqlite(trx: Q, docs: Document[]): Promise<void> {
+  const values = docs.map((d) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))})`);
+  await sql`insert or replace into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}) values ${sql.join(values)}`.execute(trx);
+}
+
+const WEIGHTS = { title: 'A', description: 'B', topics: 'B', domain: 'C', body: 'D' } as const;
+
+async function writePostgres(trx: Q, docs: Document[]): Promise<void> {
+  const values = docs.map((d) => sql`(${sql.join([d.id, ...LINK_SEARCH_COLUMNS.map((c) => d[c])].map((v) => sql`${v}::text`))})`);
+  const doc = LINK_SEARCH_COLUMNS.map((c) => `setweight(to_tsvector('simple'::regconfig, ${pgFold(`v.${c}`)}), '${WEIGHTS[c]}')`).join(' || ');
+  await sql`insert into link_search (link_id, doc)
+    select v.id, ${sql.raw(doc)} from (values ${sql.join(values)}) as v (id, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))})
+    on conflict (link_id) do update set doc = excluded.doc`.execute(trx);
+}
+
+/**
+ * Recomputes the search documents of these links from their current rows, in the caller's
+ * transaction (ids of deleted links are skipped: their entries went with them).
+ */
+export async function reindexLinks(trx: Q, linkIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(linkIds)];
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const docs = await documents(trx, ids.slice(i, i + BATCH));
+    if (docs.length === 0) continue;
+    await (isPostgres(trx) ? writePostgres(trx, docs) : writeSqlite(trx, docs));
+  }
+}
+
+/** Builds every link's document (the migration's backfill, and a copy into PostgreSQL), in batches by id. */
+export async function reindexAllLinks(db: Q): Promise<number> {
+  let after = '';
+  let done = 0;
+  for (;;) {
+    const rows = await db.selectFrom('links').select('id').where('id', '>', after).orderBy('id').limit(1000).execute();
+    if (rows.length === 0) return done;
+    await reindexLinks(db, rows.map((r) => r.id));
+    done += rows.length;
+    after = rows[rows.length - 1]?.id as string;
+  }
+}
+
+/** The links holding a topic of `userId`, to reindex when it is renamed or deleted. */
+export async function linksWithTopic(trx: Q, userId: string, topicId: string): Promise<string[]> {
+  const rows = await trx.selectFrom('link_topics').select('link_id').where('user_id', '=', userId).where('topic_id', '=', topicId).execute();
+  return rows.map((r) => r.link_id);
+}

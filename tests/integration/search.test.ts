@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { expect, it } from 'vitest';
+import { LINK_MESSAGES, SEARCH_MESSAGES, type SearchQuery } from '../../shared/domain';
+import { reindexLinks } from '../../server/db/link-search';
+import { signedInUser, testClient } from '../support/client';
+import { describeEachDatabase } from '../support/each-database';
+import { type User, createCollection, expectFailure } from '../support/supercurations';
+
+/** A word no other test's link holds, so each test sees only its own links in a shared database. */
+const unique = (prefix = 'zq') => `${prefix}${randomBytes(5).toString('hex').replace(/\d/g, (d) => 'abcdefghij'[Number(d)] as string)}`;
+const url = (host = 'example.com') => `https://${host}/${unique('p')}`;
+
+const titles = async (user: User, query: SearchQuery) => (await user.api.search(query)).items.map((i) => i.link.title);
+
+describeEachDatabase('personal search', (ctx) => {
+  async function users() {
+    const [author, owner, collaborator, stranger] = await Promise.all(
+      ['Author', 'Owner', 'Collaborator', 'Stranger'].map((n) => signedInUser(ctx.server.url, n)),
+    );
+    return { author: author as User, owner: owner as User, collaborator: collaborator as User, stranger: stranger as User };
+  }
+
+  /** The readable text of a link, as the readable-copy writer keeps it, then reindexed. */
+  async function keepText(linkId: string, text: string) {
+    await ctx.server.db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('link_copies').where('link_id', '=', linkId).execute();
+      await trx.insertInto('link_copies').values({ link_id: linkId, host: 'example.com', text_gz: gzipSync(text) }).execute();
+      await reindexLinks(trx, [linkId]);
+    });
+  }
+
+  it('finds the author, the owner and a collaborator of the collection; never a stranger; 401 for a visitor', async () => {
+    const w = await users();
+    const word = unique();
+    const collection = await createCollection(w.owner, { isPublic: false });
+    await w.owner.api.addCollaborator(collection.id, w.author.me.id);
+    await w.owner.api.addCollaborator(collection.id, w.collaborator.me.id);
+    await w.author.api.createLink({ title: `Secret ${word}`, description: 'Only for the team', url: url(), supercurationIds: [collection.id], inMainFeed: false });
+    // A public link of the stranger's own is not in anyone else's personal search either.
+    await w.stranger.api.createLink({ title: `Public ${word}`, description: 'For everyone', url: url() });
+    for (const user of [w.author, w.owner, w.collaborator]) expect(await titles(user, { q: word })).toEqual([`Secret ${word}`]);
+    expect(await titles(w.stranger, { q: word })).toEqual([`Public ${word}`]);
+    await expectFailure(testClient(ctx.server.url).api.search({ q: word }), 401, SEARCH_MESSAGES.mustLogInToSearch);
+
+    // A collaborator removed, then the collection made public: results follow at once.
+    await w.owner.api.removeCollaborator(collection.id, w.collaborator.me.id);
+    expect(await titles(w.collaborator, { q: word })).toEqual([]);
+    await w.owner.api.updateSupercuration(collection.id, { isPublic: true, slug: unique('s') });
+    expect(await titles(w.collaborator, { q: word })).toEqual([]);
+    expect(await titles(w.owner, { q: word })).toEqual([`Secret ${word}`]);
+  });
+
+  it('a collection made private keeps its resources from an editor of another collection holding a repost', async () => {
+    const w = await users();
+    const word = unique();
+    const shared = await createCollection(w.author, { isPublic: true });
+    const link = await w.author.api.createLink({ title: `Original ${word}`, description: 'd', url: url(), supercurationIds: [shared.id], inMainFeed: false });
+    const repost = await w.owner.api.repost(link.id);
+    expect(await titles(w.owner, { q: word })).toEqual([`Original ${word}`]);
+    // The original is seen no more: its reposter still sees their copy (canSeeLink), and finds it.
+    await w.author.api.updateSupercuration(shared.id, { isPublic: false });
+    expect((await w.owner.api.search({ q: word })).items.map((i) => i.link.id)).toEqual([repost.id]);
+    // An editor of a collection holding the repost, who may not see the original, does not.
+    const mine = await createCollection(w.owner, { isPublic: false });
+    await w.owner.api.updateLink(repost.id, { supercurationIds: [mine.id] });
+    await w.owner.api.addCollaborator(mine.id, w.collaborator.me.id);
+    expect(await titles(w.collaborator, { q: word })).toEqual([]);
+  });
+
+  it('ranks the title over the description over the readable text, and keeps the index in step with edits and deletes', async () => {
+    const { author } = await users();
+    const word = unique();
+    const inText = await author.api.createLink({ title: 'Third', description: 'Nothing here', url: url() });
+    await keepText(inText.id, `A long article that mentions ${word} once.`);
+    const inDescription = await author.api.createLink({ title: 'Second', description: `About ${word}`, url: url() });
+    const inTitle = await author.api.createLink({ title: `First ${word}`, description: 'Plain', url: url() });
+    expect(await titles(author, { q: word })).toEqual(['First ' + word, 'Second', 'Third']);
+
+    const renamed = unique();
+    await author.api.updateLink(inTitle.id, { title: `Renamed ${renamed}` });
+    expect(await titles(author, { q: word })).toEqual(['Second', 'Third']);
+    expect(await titles(author, { q: renamed })).toEqual([`Renamed ${renamed}`]);
+    // A new URL is a new page: the old page's text is no longer found.
+    await author.api.updateLink(inText.id, { url: url() });
+    expect(await titles(author, { q: word })).toEqual(['Second']);
+    await author.api.deleteLink(inDescription.id);
+    expect(await titles(author, { q: word })).toEqual([]);
+  });
+
+  it('follows a topic renamed and deleted; topic: and the topic filter', async () => {
+    const { author } = await users();
+    const word = unique();
+    const topic = await author.api.createTopic({ name: `Gardening ${word}`, color: '#123456' });
+    const link = await author.api.createLink({ title: 'Tomatoes', description: 'Growing them', url: url(), topicIds: [topic.id] });
+    await author.api.createLink({ title: `Other ${word}`, description: 'x', url: url() });
+    expect(await titles(author, { q: `gardening ${word}` })).toEqual(['Tomatoes']);
+    expect(await titles(author, { q: `topic:"Gardening ${word}"` })).toEqual(['Tomatoes']);
+    expect(await titles(author, { q: word, topic: topic.id })).toEqual(['Tomatoes']);
+
+    const renamed = unique();
+    await author.api.updateTopic(topic.id, { name: `Botany ${renamed}` });
+    expect(await titles(author, { q: renamed })).toEqual(['Tomatoes']);
+    expect(await titles(author, { q: `gardening ${word}` })).toEqual([]);
+    await author.api.deleteTopic(topic.id);
+    expect(await titles(author, { q: renamed })).toEqual([]);
+    expect((await author.api.search({ q: 'tomatoes' })).items.map((i) => i.link.id)).toContain(link.id);
+  });
+
+  it('reads phrases, exclusions, site:, in: and hyphenated words; ignores accents', async () => {
+    const { author } = await users();
+    const w = unique();
+    const collection = await createCollection(author, { title: `Reading list ${w}` });
+    await author.api.createLink({ title: `${w} red apple pie`, description: 'Recipe', url: url('blog.example.org'), supercurationIds: [collection.id] });
+    await author.api.createLink({ title: `${w} apple red pie`, description: 'Recipe', url: url('example.org') });
+    await author.api.createLink({ title: `${w} crème brûlée`, description: 'Dessert for x-2024', url: url('notexample.org') });
+    expect(await titles(author, { q: `${w} "red apple"` })).toEqual([`${w} red apple pie`]);
+    expect((await titles(author, { q: `${w} apple -red` })).length).toBe(0);
+    expect(await titles(author, { q: `${w} -apple` })).toEqual([`${w} crème brûlée`]);
+    expect((await titles(author, { q: `${w} site:example.org` })).sort()).toEqual([`${w} apple red pie`, `${w} red apple pie`]);
+    expect(await titles(author, { q: `${w} site:blog.example.org` })).toEqual([`${w} red apple pie`]);
+    expect(await titles(author, { q: `in:"reading list ${w}"` })).toEqual([`${w} red apple pie`]);
+    expect(await titles(author, { q: w, collection: collection.id })).toEqual([`${w} red apple pie`]);
+    expect(await titles(author, { q: `${w} creme brulee` })).toEqual([`${w} crème brûlée`]);
+    expect(await titles(author, { q: `${w} CRÈME` })).toEqual([`${w} crème brûlée`]);
+    expect(await titles(author, { q: `${w} x-2024` })).toEqual([`${w} crème brûlée`]);
+    expect(await titles(author, { q: `${w} 2024` })).toEqual([`${w} crème brûlée`]);
+  });
+
+  it('answers snippets with the matched words in <mark> and everything else escaped', async () => {
+    const { author } = await users();
+    const w = unique();
+    await author.api.createLink({ title: 'Markup', description: `<script>alert(1)</script> & ${w}'s "quotes" Café`, url: url() });
+    const [hit] = (await author.api.search({ q: `${w} cafe` })).items;
+    expect(hit?.snippet).toBe(`&lt;script&gt;alert(1)&lt;/script&gt; &amp; <mark>${w}</mark>&#39;s &quot;quotes&quot; <mark>Café</mark>`);
+    const withText = await author.api.createLink({ title: `Text ${w}`, description: 'Short', url: url() });
+    await keepText(withText.id, `${'Lorem ipsum dolor sit amet. '.repeat(20)}The <b>needle${w}</b> is here.${' More words.'.repeat(30)}`);
+    const [textHit] = (await author.api.search({ q: `needle${w}` })).items;
+    expect(textHit?.snippet).toMatch(new RegExp(`^….*&lt;b&gt;<mark>needle${w}</mark>&lt;/b&gt; is here\\..*…$`));
+  });
+
+  it('filters by format and saved date, and pages', async () => {
+    const { author } = await users();
+    const w = unique();
+    for (let i = 0; i < 12; i += 1) await author.api.createLink({ title: `${w} ${i}`, description: 'd', url: url(), format: i === 0 ? 'video' : null });
+    expect(await titles(author, { q: w, format: 'video' })).toEqual([`${w} 0`]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await author.api.search({ q: w, from: today, to: today })).items).toHaveLength(10);
+    expect((await author.api.search({ q: w, to: '2000-01-01' })).items).toHaveLength(0);
+    const first = await author.api.search({ q: w });
+    expect(first.nextCursor).not.toBeNull();
+    const second = await author.api.search({ q: w, cursor: first.nextCursor ?? '' });
+    expect(new Set([...first.items, ...second.items].map((i) => i.link.title)).size).toBe(12);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it('refuses bad input with a 400 and a clear message', async () => {
+    const { author } = await users();
+    await expectFailure(author.api.search({ q: '   ' }), 400, SEARCH_MESSAGES.emptyQuery);
+    await expectFailure(author.api.search({ q: 'x', from: '2024-02-30' }), 400, SEARCH_MESSAGES.invalidDate);
+    await expectFailure(author.api.search({ q: 'x', from: 'yesterday' }), 400, SEARCH_MESSAGES.invalidDate);
+    await expectFailure(author.api.search({ q: 'x', from: '2024-03-02', to: '2024-03-01' }), 400, SEARCH_MESSAGES.dateOrder);
+    await expectFailure(author.api.search({ q: 'x'.repeat(201) }), 400, SEARCH_MESSAGES.queryTooLong);
+    await expectFailure(author.api.search({ q: 'x', cursor: 'nope' }), 400, LINK_MESSAGES.invalidCursor);
+    await expectFailure(author.api.search({ q: 'x', format: 'nope' as 'video' }), 400, expect.any(String) as unknown as string);
+    // Syntax is never an error: stray quotes and operators are read as words.
+    expect((await author.api.search({ q: '"unclosed -" site: in: topic:' })).items).toEqual([]);
+  });
+});
