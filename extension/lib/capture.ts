@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
-import type { FormatId } from '../../shared/domain/constants';
+import { type FormatId, READABLE_UPLOAD_MAX_CHARS } from '../../shared/domain/constants';
+import type { ReadableUpload } from '../../shared/domain/readable';
 import { guessFormat } from './format';
 
 /** What the extension reads from a page's live DOM to fill Preview & Share. */
@@ -18,6 +19,8 @@ export interface PageCapture {
   contentType: string;
   /** The page says nothing of its own (no title, no description, or not HTML): ask the server instead. */
   empty: boolean;
+  /** Readability's article as the user saw it, for the link's readable copy (issue 23); null when there is none. */
+  readable: ReadableUpload | null;
 }
 
 export interface CaptureOptions {
@@ -35,13 +38,16 @@ export const MIN_IMAGE_SIDE = 200;
 const MAX_IMAGES_SCANNED = 300;
 const NOT_A_PICTURE = /sprite|logo|icon|avatar|badge|emoji|pixel|spacer|blank|placeholder|1x1|tracking|gravatar/i;
 const CHROME = 'header, nav, footer, aside, [role="banner"], [role="navigation"], [role="contentinfo"]';
+/** The longest language tag the server takes. */
+const LANG_MAX = 35;
 
 type Json = Record<string, unknown>;
 
 /**
  * Reads a page's own description of itself from its DOM: og:*, twitter:*, <title>, meta
- * description, canonical link, JSON-LD, the largest sensible image, and — when there is no
- * description — an excerpt made with Readability (on a copy; the page is never changed).
+ * description, canonical link, JSON-LD, the largest sensible image, and Readability's article (on
+ * a copy; the page is never changed): its HTML for the readable copy and, when there is no
+ * description, an excerpt of it.
  *
  * Single-page apps often leave the tags of their first route in place after navigating: when the
  * canonical/og:url points elsewhere than the address bar and og:title no longer matches the
@@ -51,7 +57,18 @@ export function capturePage(doc: Document, options: CaptureOptions = {}): PageCa
   const url = options.url ?? doc.URL;
   const contentType = (doc.contentType || 'text/html').toLowerCase();
   if (!contentType.includes('html')) {
-    return { url, canonicalUrl: null, title: '', description: '', image: null, siteName: null, format: null, contentType, empty: true };
+    return {
+      url,
+      canonicalUrl: null,
+      title: '',
+      description: '',
+      image: null,
+      siteName: null,
+      format: null,
+      contentType,
+      empty: true,
+      readable: null,
+    };
   }
   const base = baseOf(doc, url);
   const meta = readMeta(doc);
@@ -80,7 +97,8 @@ export function capturePage(doc: Document, options: CaptureOptions = {}): PageCa
   let description = stale
     ? ''
     : meta('og:description') || meta('twitter:description') || meta('description') || str(main?.description);
-  if (!description && options.excerpt !== false) description = excerptOf(doc);
+  const article = readArticle(doc);
+  if (!description && options.excerpt !== false) description = excerptOf(doc, article);
   description = truncate(description, CAPTURE_DESCRIPTION_MAX);
 
   const image = stale
@@ -111,7 +129,7 @@ export function capturePage(doc: Document, options: CaptureOptions = {}): PageCa
   });
 
   const saysNothing = !(ogTitle || docTitle || str(main?.headline)) && !description;
-  return { url, canonicalUrl, title, description, image, siteName, format, contentType, empty: saysNothing };
+  return { url, canonicalUrl, title, description, image, siteName, format, contentType, empty: saysNothing, readable: readableOf(article) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -301,21 +319,41 @@ function largestImage(doc: Document, base: string): string | null {
   return best?.url ?? null;
 }
 
-/** Readability's excerpt of the article (on a copy of the document), else the first real paragraph. */
-function excerptOf(doc: Document): string {
+type Article = ReturnType<Readability['parse']>;
+
+/** The article as Readability reads it, on a copy of the document; null when it gives up. */
+function readArticle(doc: Document): Article {
   try {
     const copy = doc.cloneNode(true) as Document;
     // Readability would answer the page's own (here missing or stale) description: the text only.
     for (const el of copy.querySelectorAll('meta, script[type="application/ld+json" i]')) el.remove();
-    const article = new Readability(copy, { charThreshold: 100, disableJSONLD: true }).parse();
-    const text = clean(article?.excerpt) || clean(article?.textContent);
-    if (text) return text;
+    return new Readability(copy, { charThreshold: 100, disableJSONLD: true }).parse();
   } catch {
-    // Readability gives up on some documents: fall back to the paragraphs.
+    return null;
   }
+}
+
+/** Readability's excerpt of the article, else the first real paragraph. */
+function excerptOf(doc: Document, article: Article): string {
+  const text = clean(article?.excerpt) || clean(article?.textContent);
+  if (text) return text;
   for (const p of doc.querySelectorAll('main p, article p, p')) {
     const text = clean(p.textContent);
     if (text.length >= 40) return text;
   }
   return '';
+}
+
+/** The article's HTML (the server sanitises it) and language, when it has any text. */
+function readableOf(article: Article): ReadableUpload | null {
+  if (!article?.content || !clean(article.textContent)) return null;
+  const lang = article.lang?.trim();
+  return { html: cutHtml(article.content), lang: lang && lang.length <= LANG_MAX ? lang : null };
+}
+
+/** HTML cut to `max` characters before the last tag that starts within them, so no tag is cut in half. */
+export function cutHtml(html: string, max = READABLE_UPLOAD_MAX_CHARS): string {
+  if (html.length <= max) return html;
+  const lastTag = html.lastIndexOf('<', max);
+  return html.slice(0, lastTag > 0 ? lastTag : max);
 }

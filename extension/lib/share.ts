@@ -1,5 +1,6 @@
 import { DEFAULT_LINK_TEXT, URL_MAX_LENGTH } from '../../shared/domain/constants';
-import type { CreateLinkInput, LinkPreview } from '../../shared/domain/links';
+import type { CreateLinkInput, LinkPreview, ShareLinkInput } from '../../shared/domain/links';
+import type { ReadableUpload } from '../../shared/domain/readable';
 import { displayHost } from '../../shared/domain/url';
 import type { ShareFormValues } from '../../shared/ui/shareForm';
 import type { PageCapture } from './capture';
@@ -47,4 +48,12 @@ export function linkInputOf(draft: ShareDraft): CreateLinkInput {
     thumbnailUrl: draft.thumbnailUrl || null,
     format: draft.format,
   };
+}
+
+/**
+ * A new link with the article the page capture kept (issue 23), while its URL is still the page
+ * captured: a URL changed in the form is another page, whose copy the server makes itself.
+ */
+export function withReadableCopy(input: CreateLinkInput, capturedUrl: string, readable: ReadableUpload | null): ShareLinkInput {
+  return readable && input.url === capturedUrl ? { ...input, readable } : input;
 }

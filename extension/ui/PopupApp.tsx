@@ -1,6 +1,7 @@
 import { ExternalLink, Settings } from 'lucide-react';
 import { type ComponentProps, useCallback, useEffect, useRef, useState } from 'react';
-import { type CreateLinkInput, type Link } from '../../shared/domain/links';
+import type { Link, ShareLinkInput } from '../../shared/domain/links';
+import type { ReadableUpload } from '../../shared/domain/readable';
 import { LINK_MESSAGES, MSG } from '../../shared/domain/messages';
 import type { UserProfile } from '../../shared/domain/schemas';
 import { ApiClientProvider } from '../../shared/queries/api-client';
@@ -17,7 +18,7 @@ import { tellBackground } from '../lib/messages';
 import { captureTab, whyNotShareable } from '../lib/pages';
 import { hasServerPermission, loadSettings, rememberAccount } from '../lib/settings';
 import { shareFormValuesOf } from '../../shared/ui/shareForm';
-import { draftFromCapture, draftFromPreview } from '../lib/share';
+import { draftFromCapture, draftFromPreview, withReadableCopy } from '../lib/share';
 import { SignInForm } from './SignInForm';
 import { paths } from '../../shared/domain/paths';
 
@@ -33,7 +34,14 @@ type View =
   | { kind: 'unreachable'; message: string }
   | { kind: 'signed-out'; notice: string | null }
   | { kind: 'cannot-share'; reason: string }
-  | { kind: 'form'; mode: 'create' | 'edit'; link: Link | null; initialValues: Partial<ShareFormValues> }
+  | {
+      kind: 'form';
+      mode: 'create' | 'edit';
+      link: Link | null;
+      initialValues: Partial<ShareFormValues>;
+      /** A new link's article, as the capture read it from the page (sent with the share). */
+      readable?: ReadableUpload | null;
+    }
   | { kind: 'done'; mode: 'create' | 'edit'; link: Link };
 
 /** `?tabId=N`: the popup opened in a full tab, for tab N ('Open in a tab', and the end-to-end tests). */
@@ -90,7 +98,7 @@ export function PopupApp() {
         void tellBackground({ type: 'link-saved', tabId: tab.id ?? null, urls: [url], linkId: existing.id });
         setView({ kind: 'form', mode: 'edit', link: existing, initialValues: shareFormValuesOf(existing) });
       } else if (page && !page.empty) {
-        setView({ kind: 'form', mode: 'create', link: null, initialValues: draftFromCapture(page) });
+        setView({ kind: 'form', mode: 'create', link: null, initialValues: draftFromCapture(page), readable: page.readable });
       } else {
         // The page says nothing of itself (a PDF, a page we may not script): the server's preview.
         const preview = await client.preview(url).catch(() => null);
@@ -174,7 +182,7 @@ export function PopupApp() {
     setView({ kind: 'signed-out', notice: null });
   }
 
-  async function submit(mode: 'create' | 'edit', link: Link | null, input: CreateLinkInput) {
+  async function submit(mode: 'create' | 'edit', link: Link | null, input: ShareLinkInput) {
     if (!api) return;
     try {
       const result = mode === 'edit' && link ? await api.updateLink(link.id, input) : await api.createLink(input);
@@ -290,7 +298,9 @@ export function PopupApp() {
                     serverUrl={serverUrl}
                     mode={view.mode}
                     initialValues={view.initialValues}
-                    onSubmit={(input) => submit(view.mode, view.link, input)}
+                    onSubmit={(input) =>
+                      submit(view.mode, view.link, withReadableCopy(input, view.initialValues.url ?? '', view.readable ?? null))
+                    }
                     onDone={() => saved.current && setView({ kind: 'done', mode: view.mode, link: saved.current })}
                   />
                 </ApiClientProvider>

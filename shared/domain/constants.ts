@@ -195,3 +195,9 @@ export const BATCH_SHARE_MAX = 100;
 
 /** Previews of found URLs fetched at once. */
 export const IMPORT_PREVIEW_CONCURRENCY = 3;
+
+/**
+ * The extension sends at most this much of the article's HTML (it cuts at a tag); the server cuts
+ * its copy to 2 MB. Here rather than in readable.ts so that the capture script needs no zod.
+ */
+export const READABLE_UPLOAD_MAX_CHARS = 2_000_000;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../shared/api/client';
-import type { Link } from '../../shared/domain';
+import { type Link, READABLE_MESSAGES } from '../../shared/domain';
 import { signedInUser } from '../support/client';
 import { freePort } from '../support/free-port';
 import {
@@ -35,7 +35,8 @@ const LONG_TEXT = 'Choosing well among too many links is the whole point of a cu
 describe('browser extension (Chromium, unpacked e2e build)', () => {
   const site = useTestSite();
   const extraOrigins: string[] = [];
-  const e2e = useExtensionE2E(undefined, { env: { PREVIEW_ALLOW_PRIVATE: 'true' }, extraOrigins: () => extraOrigins });
+  // The server's maker of readable copies runs (and is refused the members-only page).
+  const e2e = useExtensionE2E(undefined, { env: { PREVIEW_ALLOW_PRIVATE: 'true', READABLE_COPY_PER_MINUTE: '600' }, extraOrigins: () => extraOrigins });
 
   const ext = (): ExtensionBrowser => e2e.browser;
 
@@ -159,6 +160,44 @@ describe('browser extension (Chromium, unpacked e2e build)', () => {
     await web.goto(`${e2e.server.url}/home`);
     await visible(feedHeading(web));
     await web.close();
+    await page.close();
+  });
+
+  test("shares a page only the user's browser may read (a member's cookie): the readable copy holds the text they saw", async () => {
+    const user = await signedInUser(e2e.server.url, 'Mia Member');
+    const memberText = 'Only members read how green sulfur bacteria live by the glow of hydrothermal vents.';
+    const url = site.publish('/members/deep-vents', {
+      cookie: 'member=yes',
+      html: `<!doctype html><html lang="en"><head><title>Members: deep vents</title>
+        <meta name="description" content="A members-only article."></head>
+        <body><nav>Menu Account Log out</nav><article><h1>Members: deep vents</h1>
+        <p>${memberText} ${LONG_TEXT}</p><p>${LONG_TEXT}</p><script>window.__member = 1</script></article>
+        <footer>Footer links</footer></body></html>`,
+    });
+    await ext().context.addCookies([{ name: 'member', value: 'yes', url: site.origin }]);
+    // The server itself is refused the page.
+    expect((await fetch(url)).status).toBe(403);
+    const page = await openTab(url);
+    await signInAs(page, user.input);
+    const { popup } = await openPopupFor(ext(), page);
+    await shareForm(popup);
+    expect(await popup.getByLabel('Title').inputValue()).toBe('Members: deep vents');
+    await popup.getByRole('button', { name: 'Share', exact: true }).click();
+    await visible(popup.getByRole('heading', { name: 'Link shared' }));
+    await popup.close();
+
+    const shared = (await user.api.lookupLink(url)) as Link;
+    const copy = await user.api.readableCopy(shared.id);
+    expect(copy).toMatchObject({ state: 'kept', source: 'extension', lang: 'en' });
+    expect(copy.html).toContain(memberText);
+    expect(copy.html).not.toMatch(/<script|Menu Account|Footer links/);
+
+    // The reader view, in the browser the extension shares (signed in to the web app too).
+    const reader = await ext().context.newPage();
+    await reader.goto(`${e2e.server.url}/links/${shared.id}/read`);
+    await visible(reader.locator('.reader-article').getByText(memberText, { exact: false }));
+    await visible(reader.getByText(READABLE_MESSAGES.fromExtension));
+    await reader.close();
     await page.close();
   });
 

@@ -117,10 +117,15 @@ describeEachDatabase('request bodies', (ctx) => {
     expect([patch.status, await patch.json()]).toEqual([403, { error: MSG.forbiddenProfile, code: 'FORBIDDEN' }]);
   });
 
-  it('answers a JSON body over 1 MB with 413 and a code', async () => {
+  it('answers a JSON body over 1 MB with 413 and a code (over 8 MB for a share, which may carry a readable copy)', async () => {
     const user = await signedInUser(ctx.server.url);
     const body = JSON.stringify({ title: 'x', description: 'y'.repeat(1024 * 1024) });
-    expect(await post(user, url('/api/links'), body)).toEqual({ status: 413, body: { error: MSG.bodyTooLarge, code: 'PAYLOAD_TOO_LARGE' } });
+    const tooLarge = { status: 413, body: { error: MSG.bodyTooLarge, code: 'PAYLOAD_TOO_LARGE' } };
+    const link = await user.api.createLink({ title: 'A link', description: 'd' });
+    const patch = await user.fetch(url(`/api/links/${link.id}`), { method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+    expect({ status: patch.status, body: await patch.json() }).toEqual(tooLarge);
+    expect((await post(user, url('/api/links'), body)).status).toBe(400);
+    expect(await post(user, url('/api/links'), JSON.stringify({ title: 'x', description: 'y'.repeat(8 * 1024 * 1024) }))).toEqual(tooLarge);
     expect(await post(testClient(ctx.server.url), url('/api/auth/sign-in/email'), body)).toEqual({
       status: 413,
       body: { error: MSG.bodyTooLarge, code: 'PAYLOAD_TOO_LARGE' },

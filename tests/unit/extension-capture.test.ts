@@ -1,7 +1,8 @@
 // linkedom comes with WXT (it parses HTML entrypoints); it is the DOM these tests read pages with.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { CAPTURE_DESCRIPTION_MAX, capturePage } from '../../extension/lib/capture';
+import { CAPTURE_DESCRIPTION_MAX, capturePage, cutHtml } from '../../extension/lib/capture';
+import { READABLE_UPLOAD_MAX_CHARS } from '../../shared/domain';
 import { type FormatSignals, guessFormat } from '../../extension/lib/format';
 
 const PAGE = 'https://news.example.com/2026/05/story?utm_source=feed#comments';
@@ -34,6 +35,7 @@ describe('capturePage: what a page says about itself', () => {
       format: 'article',
       contentType: 'text/html',
       empty: false,
+      readable: null,
     });
   });
 
@@ -143,6 +145,55 @@ describe('capturePage: what a page says about itself', () => {
       empty: true,
       title: '',
     });
+  });
+});
+
+describe('capturePage: the article for the readable copy (issue 23)', () => {
+  const ARTICLE = `<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+    <article><h1>An essay</h1><p>${LONG_TEXT}</p><p>A second paragraph with <a href="/notes">notes</a>. ${LONG_TEXT}</p></article>
+    <footer>Footer text</footer>`;
+
+  it("keeps Readability's article HTML and the page's language, whatever the page says of itself", () => {
+    const { document } = parseHTML(
+      `<!doctype html><html lang="en-GB"><head><title>An essay</title><meta property="og:description" content="Its own summary"></head><body>${ARTICLE}</body></html>`,
+    );
+    const capture = capturePage(document as unknown as Document, { url: PAGE });
+    expect(capture.description).toBe('Its own summary');
+    expect(capture.readable?.lang).toBe('en-GB');
+    const html = capture.readable?.html ?? '';
+    expect(html).toContain('Curation is the act of choosing well');
+    expect(html).toContain('A second paragraph with');
+    expect(html).not.toContain('Footer text');
+    expect(html).not.toContain('About</a>');
+  });
+
+  it('has no article for a page without text, nor a language when the page names none', () => {
+    expect(page('<title>Nothing</title>', '').readable).toBeNull();
+    expect(page('<title>An essay</title>', ARTICLE).readable).toMatchObject({ lang: null });
+  });
+
+  it('cuts a long article before the last tag that starts within the limit', () => {
+    const paragraph = `<p>${'word '.repeat(200)}</p>`;
+    const long = paragraph.repeat(Math.ceil(READABLE_UPLOAD_MAX_CHARS / paragraph.length) + 5);
+    const cut = cutHtml(long);
+    expect(cut.length).toBeLessThanOrEqual(READABLE_UPLOAD_MAX_CHARS);
+    expect(cut.length).toBeGreaterThan(READABLE_UPLOAD_MAX_CHARS - paragraph.length);
+    expect(long.startsWith(cut)).toBe(true);
+    // Cut where a tag starts: never inside one.
+    expect(long[cut.length]).toBe('<');
+    expect(cutHtml('<p>short</p>')).toBe('<p>short</p>');
+    expect(cutHtml('<p>abcdef</p><p>ghi</p>', 12)).toBe('<p>abcdef');
+  });
+
+  it('sends at most the limit from a huge page, cut at a tag', () => {
+    const huge = `<p>${'A long line of an enormous article. '.repeat(40)}</p>`.repeat(
+      Math.ceil((READABLE_UPLOAD_MAX_CHARS * 1.2) / 1500),
+    );
+    const capture = page('<title>Huge</title>', `<article><h1>Huge</h1>${huge}</article>`);
+    const html = capture.readable?.html ?? '';
+    expect(html.length).toBeLessThanOrEqual(READABLE_UPLOAD_MAX_CHARS);
+    expect(html.length).toBeGreaterThan(READABLE_UPLOAD_MAX_CHARS * 0.9);
+    expect(html.endsWith('>')).toBe(true);
   });
 });
 

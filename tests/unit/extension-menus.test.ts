@@ -8,7 +8,7 @@ import type { PageCapture } from '../../extension/lib/capture';
 import { type MenuDeps, buildMenu, handleMenuClick, loadMenuState } from '../../extension/lib/menus';
 import { CANNOT_SHARE, whyNotShareable } from '../../extension/lib/pages';
 import { parseServerUrl, serverPermissionPattern } from '../../extension/lib/settings';
-import { draftFromCapture, draftFromPreview, linkInputOf } from '../../extension/lib/share';
+import { draftFromCapture, draftFromPreview, linkInputOf, withReadableCopy } from '../../extension/lib/share';
 import { shareFormValuesOf } from '../../shared/ui/shareForm';
 
 const SERVER = 'http://localhost:3000';
@@ -28,6 +28,7 @@ const capture = (extra: Partial<PageCapture> = {}): PageCapture => ({
   format: 'article',
   contentType: 'text/html',
   empty: false,
+  readable: null,
   ...extra,
 });
 
@@ -98,6 +99,15 @@ describe('drafts for Preview & Share', () => {
       format: null,
     });
     expect(draftFromPreview('https://example.com/x', null)).toMatchObject({ title: 'x', description: 'No preview available' });
+  });
+
+  it("sends the captured article with a new link, unless the form's URL is no longer the page captured", () => {
+    const draft = draftFromCapture(capture());
+    const input = linkInputOf(draft);
+    const readable = { html: '<p>The article</p>', lang: 'en' };
+    expect(withReadableCopy(input, draft.url, readable)).toEqual({ ...input, readable });
+    expect(withReadableCopy({ ...input, url: 'https://example.com/another' }, draft.url, readable)).not.toHaveProperty('readable');
+    expect(withReadableCopy(input, draft.url, null)).toBe(input);
   });
 
   it('never sends an empty description from the menu, and maps a link for edit mode', () => {

@@ -4,10 +4,10 @@ import { Button } from '../../shared/ui/primitives/button';
 import { FormError } from '../../shared/ui/primitives/form-error';
 import { EmptyState } from './EmptyState';
 
-/** A list that could not be read: what failed, and a Retry button. */
-export function ListLoadFailed({ title, onRetry }: { title: string; onRetry: () => void }) {
+/** A list (or, at `level` 1, a page) that could not be read: what failed, and a Retry button. */
+export function ListLoadFailed({ title, onRetry, level }: { title: string; onRetry: () => void; level?: 1 | 2 }) {
   return (
-    <EmptyState icon={CircleAlert} title={title} description="Check your connection and try again.">
+    <EmptyState icon={CircleAlert} title={title} level={level} description="Check your connection and try again.">
       <Button onClick={onRetry}>Retry</Button>
     </EmptyState>
   );

@@ -185,6 +185,8 @@ export interface SitePage {
   headers?: Record<string, string>;
   /** The body: a page, or bytes of the content-type in `headers` (an image). */
   html: string | Uint8Array;
+  /** `name=value`: only a request with this cookie gets the page (a signed-in reader); others get 403. */
+  cookie?: string;
 }
 
 export interface TestSite {
@@ -209,6 +211,11 @@ export async function startTestSite(): Promise<TestSite> {
     }
     if (!page) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim());
+    if (page.cookie && !cookies.includes(page.cookie)) {
+      res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end('<p>Sign in to read this page.</p>');
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...page.headers }).end(page.html);

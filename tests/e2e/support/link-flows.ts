@@ -10,6 +10,8 @@ import { signInInUi, visible, waitForPath, feedHeading } from './flows';
 export interface Article {
   title: string;
   description: string;
+  /** The page's body; `<h1>{title}</h1>` by default. */
+  body?: string;
 }
 
 /** Server settings that let it preview and proxy pages on loopback, where the test sites live. */
@@ -37,7 +39,7 @@ export function useArticleServer() {
 <meta property="og:title" content="${article.title}">
 <meta property="og:description" content="${article.description}">
 <meta property="og:image" content="${origin}/thumb.png">
-</head><body><h1>${article.title}</h1></body></html>`);
+</head><body>${article.body ?? `<h1>${article.title}</h1>`}</body></html>`);
   });
   let origin = '';
   beforeAll(async () => {

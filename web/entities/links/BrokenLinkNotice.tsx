@@ -1,11 +1,13 @@
-import { Check, Link2Off } from 'lucide-react';
-import { LINK_HEALTH_MESSAGES, type Link } from '../../../shared/domain';
+import { BookOpen, Check, Link2Off } from 'lucide-react';
+import { Link as RouterLink } from 'react-router';
+import { LINK_HEALTH_MESSAGES, READABLE_MESSAGES, type Link, paths } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { useMarkLinkFine } from './useLinkMutations';
 
 /**
  * Link health (issue 19) on a link's card and page: 'Broken link' when the link checker found it
- * dead, and 'Mark as fine' for whoever may edit it. Nothing for a healthy link.
+ * dead, and for whoever may edit it 'Mark as fine' and the saved copy (issue 23: the editors are
+ * who may read it). Nothing for a healthy link.
  */
 export function BrokenLinkNotice({ link }: { link: Link }) {
   if (!link.broken) return null;
@@ -15,7 +17,17 @@ export function BrokenLinkNotice({ link }: { link: Link }) {
         <Link2Off aria-hidden="true" className="size-3" />
         {LINK_HEALTH_MESSAGES.badge}
       </span>
-      {link.canEdit && <MarkFineButton link={link} />}
+      {link.canEdit && (
+        <>
+          <MarkFineButton link={link} />
+          <Button variant="outline" size="sm" asChild>
+            <RouterLink to={paths.readableCopy(link.id)}>
+              <BookOpen aria-hidden="true" />
+              {READABLE_MESSAGES.readSavedCopy}
+            </RouterLink>
+          </Button>
+        </>
+      )}
     </div>
   );
 }

@@ -1,15 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Check, LoaderCircle } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Link } from 'react-router';
-import { DIGEST_FREQUENCIES, type DigestFrequency, READER_DIGEST_MESSAGES, type ReaderDigestSettings, paths } from '../../../shared/domain';
+import { DIGEST_FREQUENCIES, type DigestFrequency, READER_DIGEST_MESSAGES, paths } from '../../../shared/domain';
 import { cn } from '../../../shared/ui/cn';
-import { FormError } from '../../../shared/ui/primitives/form-error';
 import { SectionLoadFailed } from '../../components/LoadStates';
 import { Loading } from '../../components/Loading';
 import { api, messageOf } from '../../lib/api';
 import { accountKeys } from './keys';
-import { SettingsCard } from './SettingsCard';
+import { SaveStatus, SettingsCard } from './SettingsCard';
+import { useInstantSetting } from './useInstantSetting';
 
 /**
  * How often the personal digest e-mail goes out: Off, Daily or Weekly, saved as soon as one is
@@ -17,28 +16,18 @@ import { SettingsCard } from './SettingsCard';
  * unverified address is told that it gets none until it is verified (the server sends only to those).
  */
 export function DigestSection({ emailVerified }: { emailVerified: boolean }) {
-  const queryClient = useQueryClient();
   const name = useId();
   const hintId = `${name}-hint`;
   const digest = useQuery({ queryKey: accountKeys.digest, queryFn: ({ signal }) => api.readerDigest(signal) });
-  // The choice being saved: shown checked at once (set in the event itself, so it never flickers
-  // back), and dropped when the save ends, leaving what the server has.
-  const [choosing, setChoosing] = useState<DigestFrequency | null>(null);
-  const save = useMutation({
-    mutationFn: (frequency: DigestFrequency) => api.setReaderDigest({ frequency }),
-    // A read under way would otherwise land after the save with what it fetched before it.
-    onMutate: () => queryClient.cancelQueries({ queryKey: accountKeys.digest }),
-    onSuccess: (saved) => queryClient.setQueryData<ReaderDigestSettings>(accountKeys.digest, saved),
-    onSettled: () => setChoosing(null),
-  });
-  const saving = choosing !== null;
+  const { choosing, saving, choose, mutation: save } = useInstantSetting(accountKeys.digest, (frequency: DigestFrequency) =>
+    api.setReaderDigest({ frequency }),
+  );
 
   // While a choice is being saved the others can't be picked; they stay focusable (aria-disabled
   // rather than disabled) so that a keyboard user doesn't lose their place in the group.
   const pick = (frequency: DigestFrequency) => {
     if (saving || frequency === digest.data?.frequency) return;
-    setChoosing(frequency);
-    save.mutate(frequency);
+    choose(frequency);
   };
 
   return (
@@ -92,26 +81,11 @@ export function DigestSection({ emailVerified }: { emailVerified: boolean }) {
               {!emailVerified && <span className="mt-1 block text-amber-700 dark:text-amber-400">{READER_DIGEST_MESSAGES.unverified}</span>}
             </p>
           </fieldset>
-          {/* One slot for the outcome, kept in place so the card doesn't jump; the status line stays mounted to be announced. */}
-          <div className="min-h-5">
-            <p
-              role="status"
-              className={cn('flex items-center gap-1.5 text-sm', !saving && save.isSuccess ? 'text-emerald-700 dark:text-emerald-400' : 'text-muted-foreground')}
-            >
-              {saving ? (
-                <>
-                  <LoaderCircle aria-hidden="true" className="size-4 shrink-0 animate-spin" />
-                  Saving...
-                </>
-              ) : save.isSuccess ? (
-                <>
-                  <Check aria-hidden="true" className="size-4 shrink-0" />
-                  {READER_DIGEST_MESSAGES.saved}
-                </>
-              ) : null}
-            </p>
-            <FormError message={!saving && save.error ? messageOf(save.error, READER_DIGEST_MESSAGES.saveFailed) : null} />
-          </div>
+          <SaveStatus
+            saving={saving}
+            saved={save.isSuccess ? READER_DIGEST_MESSAGES.saved : null}
+            error={save.error ? messageOf(save.error, READER_DIGEST_MESSAGES.saveFailed) : null}
+          />
         </div>
       )}
     </SettingsCard>

@@ -3,4 +3,5 @@ export const accountKeys = {
   sessions: ['account', 'sessions'] as const,
   apiTokens: ['account', 'api-tokens'] as const,
   digest: ['account', 'digest'] as const,
+  readableCopies: ['account', 'readable-copies'] as const,
 };

@@ -1,6 +1,7 @@
-import { CalendarDays, ExternalLink, Globe, Heart, Languages, PenLine, Pencil, Repeat2, Share2 } from 'lucide-react';
+import { BookOpen, CalendarDays, ExternalLink, Globe, Heart, Languages, PenLine, Pencil, Repeat2, Share2 } from 'lucide-react';
 import { Suspense, useState } from 'react';
-import { DEFAULT_LINK_TEXT, isHttpUrl, type Link } from '../../../shared/domain';
+import { Link as RouterLink } from 'react-router';
+import { DEFAULT_LINK_TEXT, READABLE_MESSAGES, isHttpUrl, type Link, paths } from '../../../shared/domain';
 import { Button } from '../../../shared/ui/primitives/button';
 import { Thumbnail } from '../../../shared/ui/Thumbnail';
 import { useTopicsById } from '../../../shared/queries/topics';
@@ -75,6 +76,15 @@ export function LinkDetail({ link, viewerId }: { link: Link; viewerId: string | 
             </Button>
           )}
           {canRepost && <RepostButton link={link} />}
+          {/* A broken link offers its copy in its notice, more prominently. */}
+          {link.canEdit && link.url && !link.broken && (
+            <Button variant="ghost" asChild>
+              <RouterLink to={paths.readableCopy(link.id)}>
+                <BookOpen aria-hidden="true" />
+                {READABLE_MESSAGES.readableCopy}
+              </RouterLink>
+            </Button>
+          )}
         </div>
       </div>
       <Suspense fallback={null}>
