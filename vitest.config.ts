@@ -33,7 +33,7 @@ export default defineConfig({
       },
       {
         test: {
-          // Tests that bound a latency: run alone, after the rest (scripts/test.sh).
+          // Tests that bound a latency, or a heavy run's time: alone, after the rest (scripts/test.sh).
           name: 'solo',
           include: ['tests/solo/**/*.test.ts'],
           environment: 'node',

@@ -1,7 +1,7 @@
 /** What the bench sections share: settings from the environment, autocannon runs, printing. */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { type Budget, OPEN_LOOP_RATE } from './budgets';
+import { type Budget, openLoopRate } from './budgets';
 import { measureOpenLoop } from './open-loop';
 
 export function intEnv(name: string, fallback: number): number {
@@ -96,7 +96,7 @@ export type MeasuredRoute = Paired & {
   vsTrivial: number;
   loadAverage: string;
   budget?: Budget;
-  /** At OPEN_LOOP_RATE requests per second, for a budgeted route. */
+  /** At its budget's arrival rate (openLoopRate), for a budgeted route. */
   openLoop?: Throughput;
 };
 
@@ -106,7 +106,7 @@ const ONLY_ROUTES = new RegExp(process.env.BENCH_ROUTES ?? '', 'i');
 /**
  * Each route measured right after the trivial route (measurePaired), one after the other, with
  * its throughput relative to the trivial route's and the load average when it finished; a
- * budgeted route then once more at OPEN_LOOP_RATE requests per second.
+ * budgeted route then once more at its budget's fixed arrival rate (openLoopRate).
  */
 export async function measureRoutes(
   trivial: Load,
@@ -117,7 +117,7 @@ export async function measureRoutes(
   const results: MeasuredRoute[] = [];
   for (const route of routes.filter((r) => ONLY_ROUTES.test(r.name))) {
     const t = await measurePaired(trivial, route.load, durationS, cpu);
-    const openLoop = route.budget && (await measureOpenLoop(route.load, OPEN_LOOP_RATE, durationS));
+    const openLoop = route.budget && (await measureOpenLoop(route.load, openLoopRate(route.budget), durationS));
     results.push({
       name: route.name,
       ...t,
@@ -180,7 +180,7 @@ export function printRoutes(title: string, routes: readonly MeasuredRoute[], mis
       'live req/s',
       'live p99',
       'ratio',
-      ...(withOpen ? [`p50/p99 at ${OPEN_LOOP_RATE}/s (achieved)`] : []),
+      ...(withOpen ? ['p50/p99 at a fixed rate (achieved)'] : []),
       'server CPU/req (live)',
       ...(withDb ? ['PostgreSQL CPU/req'] : []),
       'load avg',

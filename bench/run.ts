@@ -7,6 +7,8 @@
  *   links     My Feed pages, sorts, filters and like toggles at BENCH_LINK_CONNECTIONS (32), see links.ts
  *   following the Subscriber Dashboard, CSV export and digest, and the Following feed of a reader
  *             subscribed to BENCH_FOLLOWED (1,000) curators (seeds the links too), see following.ts
+ *   search    personal search over the links (seeds them too) with readable copies on 10%: index
+ *             build time and size, CPU per search and p99 at 50/s, see search.ts
  *   previews  CPU to read a link preview from a 500 KB page, in the bench's process, see previews.ts;
  *             alone (BENCH_SECTIONS=previews) it needs no database or server
  *   readable  readable copies of BENCH_READABLE_PAGES (10,000) corpus pages through the extractor's
@@ -65,6 +67,7 @@ import { type LinkChecksResult, benchLinkChecks, printLinkChecks } from './link-
 import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
 import { type PreviewsResult, benchPreviews, printPreviews } from './previews';
 import { type ReadableResult, benchReadable, printReadable } from './readable';
+import { type SearchPlan, type SearchResult, benchSearch, printSearch, seedSearch } from './search';
 import { type LinkSeedResult, SEED_PASSWORD, seedEmail, seedLinks, seedUsers } from './seed';
 import { type ServerProcess, cpuOfProcesses, startServer } from './server';
 
@@ -88,10 +91,10 @@ const COLLECTION_RESOURCES = intEnv('BENCH_COLLECTION_RESOURCES', 5_000);
 const SUBSCRIBERS = intEnv('BENCH_SUBSCRIBERS', 10_000);
 const FOLLOWED = intEnv('BENCH_FOLLOWED', 1_000);
 const WORKERS = intEnv('WORKERS', 1);
-const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'previews', 'readable', 'link-checks'] as const;
+const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'search', 'previews', 'readable', 'link-checks'] as const;
 type Section = (typeof SECTION_NAMES)[number];
 /** The sections measured on one server with the background fetchers off. */
-const SHARED_SERVER_SECTIONS: readonly Section[] = ['users', 'links', 'import', 'collections', 'following'];
+const SHARED_SERVER_SECTIONS: readonly Section[] = ['users', 'links', 'import', 'collections', 'following', 'search'];
 const SECTIONS = new Set(
   (process.env.BENCH_SECTIONS || SECTION_NAMES.join(','))
     .split(',')
@@ -345,8 +348,8 @@ async function main() {
 
     let linkSeed: LinkSeedResult | undefined;
     let plan: LinksPlan | undefined;
-    // The Following feed reads the followed curators' links.
-    if (withLinks || SECTIONS.has('following')) {
+    // The Following feed reads the followed curators' links, and search searches them.
+    if (withLinks || SECTIONS.has('following') || SECTIONS.has('search')) {
       console.log(`Seeding ${LINKS.toLocaleString('en-US')} links with topics, likes and reposts...`);
       linkSeed = await seedLinks(config, USERS, LINKS);
       const n = (x: number) => x.toLocaleString('en-US');
@@ -365,6 +368,17 @@ async function main() {
       } finally {
         await db.close();
       }
+    }
+
+    let searchPlan: SearchPlan | undefined;
+    if (SECTIONS.has('search')) {
+      db = openDatabase(config);
+      try {
+        searchPlan = await seedSearch(db, USERS);
+      } finally {
+        await db.close();
+      }
+      console.log(`Search index built in ${seconds(searchPlan.indexMs)}; load average ${load()}`);
     }
 
     let collectionsPlan: CollectionsPlan | undefined;
@@ -405,6 +419,7 @@ async function main() {
     let collections: CollectionsResult | undefined;
     let following: FollowingResult | undefined;
     let imported: ImportResult | undefined;
+    let search: SearchResult | undefined;
     let memory: { idle: ServerMemory; afterLoad: ServerMemory; loadAfter: number } | undefined;
     if (SHARED_SERVER_SECTIONS.some((section) => SECTIONS.has(section))) {
       const { running, cpu } = await startMeasured(env);
@@ -437,6 +452,7 @@ async function main() {
       };
       collections = collectionsPlan && (await benchCollections({ ...sectionOptions, plan: collectionsPlan }));
       following = followingPlan && mailSink && (await benchFollowing({ ...sectionOptions, config, plan: followingPlan, sink: mailSink }));
+      search = searchPlan && (await benchSearch({ ...sectionOptions, plan: searchPlan }));
 
       if (SECTIONS.has('import')) {
         imported = await benchImport({
@@ -488,6 +504,10 @@ async function main() {
       console.log('');
       printFollowing(following);
     }
+    if (search) {
+      console.log('');
+      printSearch(search);
+    }
     if (previews) {
       console.log('');
       printPreviews(previews);
@@ -501,7 +521,10 @@ async function main() {
       printLinkChecks(linkChecks);
     }
     console.log('');
-    const budgets = printBudgets([...(links?.routes ?? []), ...(collections?.routes ?? []), ...(following ? [following.dashboard, ...following.feed] : [])], dialect);
+    const budgets = printBudgets(
+      [...(links?.routes ?? []), ...(collections?.routes ?? []), ...(following ? [following.dashboard, ...following.feed] : []), ...(search?.routes ?? [])],
+      dialect,
+    );
     console.log('');
     if (memory) {
       const { idle, afterLoad } = memory;
@@ -546,6 +569,7 @@ async function main() {
       ...(following && { following }),
       ...(previews && { previews }),
       ...(readable && { readable }),
+      ...(search && { search }),
       ...(linkChecks && { linkChecks }),
       ...(memory && {
         memory: {

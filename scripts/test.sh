@@ -25,7 +25,7 @@ solo=$(mktemp)
 trap 'rm -f "$report" "$solo"' EXIT
 npx vitest run --project unit --project integration --project e2e --reporter=default --reporter=json --outputFile.json="$report"
 status=$?
-# The tests that bound a latency, with the machine to themselves: when another run of tests goes on
+# The tests that bound a latency (or a heavy run's time), with the machine to themselves: when another run of tests goes on
 # beside this one (.ci/run's Node 24 run), they wait until it lets go of SOLO_AFTER_LOCK.
 [ -n "${SOLO_AFTER_LOCK:-}" ] && flock "$SOLO_AFTER_LOCK" true
 npx vitest run --project solo --reporter=default --reporter=json --outputFile.json="$solo"

@@ -13,6 +13,8 @@ import { createCollection } from '../support/supercurations';
  * The link checker against real HTTP on loopback, with injected time: the worker is off
  * (LINK_CHECK_PER_MINUTE 0), and each test runs the rounds itself at set times. Hosts are names
  * (`*.test`) that the checker's resolver sends to 127.0.0.1; any other name has no address.
+ * In the solo project: its 100,000-link test runs 336 claim rounds against PostgreSQL, 20-30 s on
+ * an idle machine, and past its 300 s beside the browsers of the end-to-end tests (CI, stop 34).
  */
 
 /** What a path of the fixture site answers; changed by the tests as they go. */
