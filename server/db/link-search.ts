@@ -5,20 +5,29 @@ import type { Database } from './schema';
 import { pgFold } from './search';
 
 /**
- * The personal search index (issue 23; migration 0021): one document per link, of its title,
- * description, topic names, domain and readable text (link_copies.text_gz). Who may find a link is
- * decided when searching (server/services/link-search.ts), so only a link's own content is indexed.
+ * The personal search index (issue 23; migrations 0021, 0022): one document per link, of its
+ * title, description, topic names, domain and readable text (link_copies.text_gz), and its
+ * readers: 'u' + the author's id and 'c' + the id of each collection holding it. A search reads
+ * only the documents of the searcher and of the collections they own or collaborate on, and
+ * server/services/link-search.ts still applies the full rule (linkSearchableBy) to them; so a
+ * reader left behind (a collection deleted, the link taken out) hides nothing and shows nothing.
  * - SQLite: the FTS5 table `link_search` (contentless, unicode61 without diacritics), keyed by the
  *   links' rowid; a trigger deletes a link's entry with the link.
- * - PostgreSQL: `link_search(link_id, doc)`, a tsvector weighted A title, B description and
- *   topics, C domain, D text, with a GIN index; it goes with its link by foreign key cascade.
- * Every write that changes one of these calls reindexLinks in its transaction.
+ * - PostgreSQL: `link_search(link_id, doc, readers)`, a tsvector weighted A title, B description
+ *   and topics, C domain, D text, and the readers as text[], under one GIN index; it goes with its
+ *   link by foreign key cascade.
+ * Every write that changes one of these calls reindexLinks in its transaction, after the link's
+ * memberships (a collection added is a reader added).
  */
 
 type Q = Kysely<Database>;
 
-/** The indexed columns, in the FTS5 table's order; their bm25 weights are in services/link-search.ts. */
+/** The indexed columns, in the FTS5 table's order (readers last); their bm25 weights are in services/link-search.ts. */
 export const LINK_SEARCH_COLUMNS = ['title', 'description', 'topics', 'domain', 'body'] as const;
+
+/** A search document's reader tokens: the author's and each holding collection's. */
+export const authorReader = (userId: string) => `u${userId}`;
+export const collectionReader = (supercurationId: string) => `c${supercurationId}`;
 
 /** Readable text beyond this is not indexed: a tsvector holds at most 1 MB. */
 const TEXT_MAX_CHARS = 200_000;
@@ -51,6 +60,7 @@ interface Document {
   topics: string;
   domain: string;
   body: string;
+  readers: string[];
 }
 
 async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
@@ -62,10 +72,12 @@ async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
       'links.title',
       'links.description',
       'links.url',
+      'links.user_id',
       'link_copies.text_gz',
       sql<string | null>`(select string_agg(t.name, ' ') from link_topics lt inner join topics t on t.user_id = lt.user_id and t.id = lt.topic_id where lt.link_id = links.id)`.as(
         'topic_names',
       ),
+      sql<string | null>`(select string_agg(scl.supercuration_id, ' ') from supercuration_links scl where scl.link_id = links.id)`.as('collections'),
       sql<number | null>`${sql.raw(isPostgres(trx) ? 'null' : 'links.rowid')}`.as('rowid'),
     ])
     .where('links.id', 'in', ids)
@@ -78,22 +90,25 @@ async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
     topics: searchableText(r.topic_names ?? ''),
     domain: searchableText(domainOfUrl(r.url)),
     body: searchableText(copyText(r.text_gz)),
+    readers: [authorReader(r.user_id), ...(r.collections ? r.collections.split(' ').map(collectionReader) : [])],
   }));
 }
 
 async function writeSqlite(trx: Q, docs: Document[]): Promise<void> {
-  const values = docs.map((d) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))})`);
-  await sql`insert or replace into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}) values ${sql.join(values)}`.execute(trx);
+  const values = docs.map((d) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))}, ${d.readers.join(' ')})`);
+  await sql`insert or replace into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers) values ${sql.join(values)}`.execute(trx);
 }
 
 const WEIGHTS = { title: 'A', description: 'B', topics: 'B', domain: 'C', body: 'D' } as const;
 
 async function writePostgres(trx: Q, docs: Document[]): Promise<void> {
-  const values = docs.map((d) => sql`(${sql.join([d.id, ...LINK_SEARCH_COLUMNS.map((c) => d[c])].map((v) => sql`${v}::text`))})`);
+  const values = docs.map(
+    (d) => sql`(${sql.join([d.id, ...LINK_SEARCH_COLUMNS.map((c) => d[c])].map((v) => sql`${v}::text`))}, ${d.readers}::text[])`,
+  );
   const doc = LINK_SEARCH_COLUMNS.map((c) => `setweight(to_tsvector('simple'::regconfig, ${pgFold(`v.${c}`)}), '${WEIGHTS[c]}')`).join(' || ');
-  await sql`insert into link_search (link_id, doc)
-    select v.id, ${sql.raw(doc)} from (values ${sql.join(values)}) as v (id, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))})
-    on conflict (link_id) do update set doc = excluded.doc`.execute(trx);
+  await sql`insert into link_search (link_id, doc, readers)
+    select v.id, ${sql.raw(doc)}, v.readers from (values ${sql.join(values)}) as v (id, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers)
+    on conflict (link_id) do update set doc = excluded.doc, readers = excluded.readers`.execute(trx);
 }
 
 /**

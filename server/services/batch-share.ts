@@ -13,6 +13,7 @@ import type { Db } from '../db';
 import { newId } from '../db/ids';
 import { HttpError, badRequest } from '../errors';
 import type { Viewer } from '../policies/viewer';
+import { reindexLinks } from '../db/link-search';
 import { insertLink, linkCards, toLinks } from './links';
 import { addToCollections, lockCollections } from './memberships';
 
@@ -63,6 +64,7 @@ export async function shareLinks(db: Db, viewer: Viewer, batch: BatchShare): Pro
         throw err instanceof HttpError ? itemError(err, index) : err;
       }
     }
+    await reindexLinks(trx, ids);
   });
 
   const rows = await linkCards(db.kysely, viewer.id).where('links.id', 'in', ids).execute();

@@ -394,7 +394,6 @@ export async function importBookmarks(
         for (let i = 0; i < linkTopics.length; i += BOOKMARKS_CHUNK) {
           await trx.insertInto('link_topics').values(linkTopics.slice(i, i + BOOKMARKS_CHUNK)).execute();
         }
-        await reindexLinks(trx, newIds);
         // A favourite in the file is the importer's like of the new link (likes_count 1 above).
         const likes = newLinks.flatMap((p, i) => (p.liked ? [{ link_id: newIds[i] as string, user_id: viewer.id, created_at: p.createdAt }] : []));
         if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();
@@ -420,6 +419,7 @@ export async function importBookmarks(
         const by = sql<number>`case ${sql.ref('id')} ${sql.join([...added].map(([id, n]) => sql`when ${id} then cast(${n} as integer)`), sql` `)} else 0 end`;
         await trx.updateTable('supercurations').set({ links_count: increment('links_count', by) }).where('id', 'in', [...added.keys()]).execute();
       }
+      await reindexLinks(trx, [...newIds, ...members.map((m) => m.link_id)]);
       return { created, reused, alreadySaved, duplicates, liked };
     });
     summary.created += counts.created;

@@ -13,7 +13,7 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { decodeKeyset, encodeKeyset } from '../db/keyset';
-import { copyText } from '../db/link-search';
+import { LINK_SEARCH_COLUMNS, authorReader, collectionReader, copyText } from '../db/link-search';
 import { isPostgres } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { ftsMatch, pgLexeme, pgTsquery } from '../db/search';
@@ -26,16 +26,20 @@ import { searchSnippet } from './search-snippet';
 import { topicIdFor } from './topics';
 
 /**
- * Personal search (issue 23): the viewer's links and the resources of the collections they edit
- * (linkSearchableBy, applied here, so a collection turned private or a collaborator removed
- * changes the results at once), ranked by the index of server/db/link-search.ts (title over
- * description and topics over domain over readable text), newest first without words to rank by.
+ * Personal search (issue 23): the viewer's links and the resources of the collections they edit,
+ * ranked by the index of server/db/link-search.ts (title over description and topics over domain
+ * over readable text), newest first without words to rank by. The index is read for the viewer's
+ * readers only (their own and their collections' tokens), so a search costs what the viewer has
+ * saved, not what everyone has; linkSearchableBy then decides each result, so a collaborator
+ * removed or a link turned private changes the results at once.
  */
 
 type Q = Kysely<Database>;
 
-/** FTS5 bm25 weights of title, description, topics, domain and text (the table's column order). */
-const BM25 = sql.raw('bm25(link_search, 8.0, 4.0, 4.0, 2.0, 1.0)');
+/** FTS5 bm25 weights of title, description, topics, domain and text (the table's column order); readers count for nothing. */
+const BM25 = sql.raw('bm25(link_search, 8.0, 4.0, 4.0, 2.0, 1.0, 0.0)');
+/** An FTS5 column filter of the searchable columns (not the readers). */
+const CONTENT = `{${LINK_SEARCH_COLUMNS.join(' ')}}`;
 /** Pages are numbered by offset: a ranked order has no stable key to resume from. Deeper pages are not served. */
 const MAX_OFFSET = 1000;
 
@@ -43,35 +47,55 @@ const ftsTerm = (t: SearchTerm, exact: boolean) => (t.phrase || exact ? `"${t.wo
 const pgTerm = (t: SearchTerm, exact: boolean) =>
   t.phrase ? `(${t.words.map(pgLexeme).join(' <-> ')})` : `${pgLexeme(t.words[0] as string)}${exact ? '' : ':*'}`;
 
-/** The links matching any of the excluded terms, by id (PostgreSQL) or rowid (SQLite). */
-function excludedLinks(pg: boolean, excluded: readonly SearchTerm[]): RawBuilder<boolean> {
-  if (pg) {
-    return sql<boolean>`links.id not in (select x.link_id from link_search x where x.doc @@ ${pgTsquery(excluded.map((t) => pgTerm(t, true)).join(' | '))})`;
-  }
-  return sql<boolean>`links.rowid not in (select rowid from link_search where link_search match ${excluded.map((t) => ftsTerm(t, true)).join(' OR ')})`;
+/** The reader tokens of the viewer's documents: theirs, and those of the collections they own or collaborate on. */
+async function readersOf(db: Q, viewerId: string): Promise<string[]> {
+  const collections = await db
+    .selectFrom('supercurations')
+    .select('id')
+    .where('user_id', '=', viewerId)
+    .union(db.selectFrom('collaborators').select('supercuration_id as id').where('user_id', '=', viewerId))
+    .execute();
+  return [authorReader(viewerId), ...collections.map((c) => collectionReader(c.id))];
+}
+
+/** FTS5: the viewer's documents matching every term and none of the excluded ones. */
+function ftsMatchOf(readers: readonly string[], parsed: ParsedSearch): string {
+  let match = `{readers}: (${readers.join(' OR ')})`;
+  if (parsed.terms.length > 0) match += ` AND ${CONTENT}: (${parsed.terms.map((t) => ftsTerm(t, false)).join(' AND ')})`;
+  if (parsed.excluded.length > 0) match += ` NOT ${CONTENT}: (${parsed.excluded.map((t) => ftsTerm(t, true)).join(' OR ')})`;
+  return match;
+}
+
+/** PostgreSQL: every term and none of the excluded ones, as to_tsquery text. */
+function pgQueryOf(parsed: ParsedSearch): string {
+  const parts = parsed.terms.map((t) => pgTerm(t, false));
+  if (parsed.excluded.length > 0) parts.push(`!(${parsed.excluded.map((t) => pgTerm(t, true)).join(' | ')})`);
+  return parts.join(' & ');
 }
 
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
-function searchQuery(db: Q, viewerId: string, parsed: ParsedSearch, p: SearchParams) {
+async function searchQuery(db: Q, viewerId: string, parsed: ParsedSearch, p: SearchParams) {
   const pg = isPostgres(db);
   let query = linkCards(db, viewerId).where(linkSearchableBy(viewerId));
-  if (parsed.terms.length > 0) {
+  const ranked = parsed.terms.length > 0;
+  if (ranked || parsed.excluded.length > 0) {
+    const readers = await readersOf(db, viewerId);
     if (pg) {
-      const tsquery = pgTsquery(parsed.terms.map((t) => pgTerm(t, false)).join(' & '));
-      query = query
-        .innerJoin(sql<{ link_id: string }>`link_search`.as('ls'), (j) => j.on(sql<boolean>`ls.link_id = links.id and ls.doc @@ ${tsquery}`))
-        .orderBy(sql`ts_rank(ls.doc, ${tsquery}, 1)`, 'desc');
+      const tsquery = pgTsquery(pgQueryOf(parsed));
+      query = query.innerJoin(sql<{ link_id: string }>`link_search`.as('ls'), (j) =>
+        j.on(sql<boolean>`ls.link_id = links.id and ls.doc @@ ${tsquery} and ls.readers && ${readers}::text[]`),
+      );
+      if (ranked) query = query.orderBy(sql`ts_rank(ls.doc, ${tsquery}, 1)`, 'desc');
     } else {
-      const match = parsed.terms.map((t) => ftsTerm(t, false)).join(' ');
-      query = query
-        .innerJoin(sql<{ rowid: number }>`(select rowid, ${BM25} as rank from link_search where link_search match ${match})`.as('ls'), (j) =>
-          j.on(sql<boolean>`ls.rowid = links.rowid`),
-        )
-        .orderBy(sql`ls.rank`);
+      const rank = ranked ? BM25 : sql.lit(0);
+      query = query.innerJoin(
+        sql<{ rowid: number }>`(select rowid, ${rank} as rank from link_search where link_search match ${ftsMatchOf(readers, parsed)})`.as('ls'),
+        (j) => j.on(sql<boolean>`ls.rowid = links.rowid`),
+      );
+      if (ranked) query = query.orderBy(sql`ls.rank`);
     }
   }
-  if (parsed.excluded.length > 0) query = query.where(excludedLinks(pg, parsed.excluded));
   for (const site of parsed.sites) query = query.where(siteCondition(pg, site));
   for (const topic of [...parsed.topics.map(topicIdFor), ...(p.topic ? [p.topic] : [])]) {
     query = query.where(sql<boolean>`exists (select 1 from link_topics lt where lt.link_id = links.id and lt.topic_id = ${topic})`);
@@ -109,7 +133,7 @@ export async function searchLinks(db: Db, viewer: Viewer, p: SearchParams): Prom
   if (!hasSearchCriteria(parsed) && !p.format && !p.topic && !p.collection && !p.from && !p.to) throw badRequest(SEARCH_MESSAGES.emptyQuery);
   const offset = p.cursor ? (decodeKeyset('search', ['number'], p.cursor)[0] as number) : 0;
   if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) throw badRequest(LINK_MESSAGES.invalidCursor);
-  const rows = await searchQuery(db.kysely, viewer.id, parsed, p)
+  const rows = await (await searchQuery(db.kysely, viewer.id, parsed, p))
     .limit(sql.lit(FEED_PAGE_SIZE + 1))
     .offset(offset)
     .execute();

@@ -195,7 +195,8 @@ export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string }>((d
 );
 
 /**
- * Inserts a new link of the viewer's with its topics (inside the caller's transaction); answers
+ * Inserts a new link of the viewer's with its topics (inside the caller's transaction; the caller
+ * indexes it for search after its memberships, reindexLinks); answers
  * its row as stored, with the author, topics and like as linkRows reads them (a new link has no
  * likes), given the author's avatar key, so a caller can answer it without reading it back.
  */
@@ -235,7 +236,6 @@ export async function insertLink(
   // A new id has no topics yet: nothing to delete first.
   await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
-  await reindexLinks(trx, [id]);
   return {
     ...row,
     author_name: viewer.name,
@@ -259,6 +259,7 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink, copy
     if (copy) await keepExtensionCopy(trx, id, copy, now());
     // Locks the collections (PostgreSQL) before its duplicate check, as late as possible.
     await addToCollections(trx, id, viewer, targets, { url: input.url ?? null });
+    await reindexLinks(trx, [id]);
   });
   return (await getLink(db, id, viewer)) as Link;
 }
@@ -314,7 +315,6 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       await restartReadableCopy(trx, link.user_id, id, changes.url ?? null, now());
     }
     if (facts === null && changes.url) await enqueueLinkPreviews(trx, [{ id, url: changes.url, fillTitle: false, factsOnly: true }], now());
-    await reindexLinks(trx, [id]);
     if (changes.url !== undefined && changes.url !== null) {
       // The new URL must not duplicate another link's in one of the link's collections (SPEC §5).
       const clash = await trx
@@ -339,6 +339,7 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       await addToCollections(trx, id, viewer, await requireEditableCollections(trx, viewer, added));
       await removeFromCollections(trx, id, removed);
     }
+    await reindexLinks(trx, [id]);
   });
   return (await getLink(db, id, viewer)) as Link;
 }

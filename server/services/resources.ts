@@ -28,6 +28,7 @@ import { badRequest, notFound, unauthorized } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
+import { reindexLinks } from '../db/link-search';
 import { windowStart } from './feed';
 import { getLink, insertLink, linkCards, toLinks } from './links';
 import { addToCollections, lockCollections, removeFromCollections } from './memberships';
@@ -248,6 +249,7 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
     } else {
       throw badRequest(SUPERCURATION_MESSAGES.invalidInput);
     }
+    await reindexLinks(trx, [target]);
     return target;
   });
   return created ?? ((await getLink(db, linkId, viewer)) as Link);

@@ -51,6 +51,29 @@ describeEachDatabase('personal search', (ctx) => {
     expect(await titles(w.owner, { q: word })).toEqual([`Secret ${word}`]);
   });
 
+  it("finds a link as soon as it enters a collection the searcher edits, whichever way it enters", async () => {
+    const w = await users();
+    const word = unique();
+    const collection = await createCollection(w.owner, { isPublic: false });
+    await w.owner.api.addCollaborator(collection.id, w.author.me.id);
+    const edited = await w.author.api.createLink({ title: `Edited ${word}`, description: 'd', url: url() });
+    const added = await w.author.api.createLink({ title: `Added ${word}`, description: 'd', url: url() });
+    expect(await titles(w.owner, { q: word })).toEqual([]);
+    await w.author.api.updateLink(edited.id, { supercurationIds: [collection.id] });
+    await w.author.api.addResource(collection.id, { linkId: added.id });
+    await w.author.api.addResource(collection.id, { link: { title: `New ${word}`, description: 'd', url: url() } });
+    await w.author.api.shareLinks({ items: [{ url: url(), title: `Batch ${word}`, description: 'd' }], supercurationIds: [collection.id] });
+    // A collaborator who joins later finds them too: the index names the collection, not its editors.
+    await w.owner.api.addCollaborator(collection.id, w.collaborator.me.id);
+    for (const user of [w.owner, w.collaborator]) {
+      expect((await titles(user, { q: word })).sort()).toEqual([`Added ${word}`, `Batch ${word}`, `Edited ${word}`, `New ${word}`]);
+    }
+    // Taken out again, the link is the author's alone.
+    await w.author.api.updateLink(edited.id, { supercurationIds: [] });
+    expect((await titles(w.collaborator, { q: word })).sort()).toEqual([`Added ${word}`, `Batch ${word}`, `New ${word}`]);
+    expect(await titles(w.author, { q: `edited ${word}` })).toEqual([`Edited ${word}`]);
+  });
+
   it('a collection made private keeps its resources from an editor of another collection holding a repost', async () => {
     const w = await users();
     const word = unique();

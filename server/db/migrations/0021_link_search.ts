@@ -1,10 +1,9 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { reindexAllLinks } from '../link-search';
-import type { Database } from '../schema';
 
 /**
- * Personal search (issue 23; server/db/link-search.ts): a search document per link, built here for
- * the links saved before. SQLite: a contentless FTS5 table keyed by the links' rowid (prefix
+ * Personal search (issue 23; server/db/link-search.ts): a search document per link. Migration
+ * 0022 reshapes the table and builds the documents of the links saved before (this one did, until
+ * the documents gained their readers). SQLite: a contentless FTS5 table keyed by the links' rowid (prefix
  * indexes of 2 and 3 characters, as the directory's first ones), and a trigger removing a link's
  * entry with it, whatever deletes it (a link, an account). PostgreSQL: a table of tsvectors with
  * a GIN index, its rows going with their links by cascade.
@@ -26,7 +25,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       delete from link_search where rowid = old.rowid;
     end`.execute(db);
   }
-  await reindexAllLinks(db as Kysely<Database>);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
