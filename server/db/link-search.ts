@@ -13,9 +13,10 @@ import { pgFold } from './search';
  * reader left behind (a collection deleted, the link taken out) hides nothing and shows nothing.
  * - SQLite: the FTS5 table `link_search` (contentless, unicode61 without diacritics), keyed by the
  *   links' rowid; a trigger deletes a link's entry with the link.
- * - PostgreSQL: `link_search(link_id, doc, readers)`, a tsvector weighted A title, B description
- *   and topics, C domain, D text, and the readers as text[], under one GIN index; it goes with its
- *   link by foreign key cascade.
+ * - PostgreSQL: `link_search(link_id, doc, readers, head)`: a tsvector weighted A title, B
+ *   description and topics, C domain, D text, and the readers as text[], under one GIN index; the
+ *   head is doc without the text, small enough to rank by without reading the text. It goes with
+ *   its link by foreign key cascade.
  * Every write that changes one of these calls reindexLinks in its transaction, after the link's
  * memberships (a collection added is a reader added).
  */
@@ -25,9 +26,14 @@ type Q = Kysely<Database>;
 /** The indexed columns, in the FTS5 table's order (readers last); their bm25 weights are in services/link-search.ts. */
 export const LINK_SEARCH_COLUMNS = ['title', 'description', 'topics', 'domain', 'body'] as const;
 
-/** A search document's reader tokens: the author's and each holding collection's. */
-export const authorReader = (userId: string) => `u${userId}`;
-export const collectionReader = (supercurationId: string) => `c${supercurationId}`;
+/**
+ * A search document's reader tokens: the author's and each holding collection's, as one FTS5
+ * token (letters and digits, lower case: auth ids may hold capitals and hyphens). Two ids could
+ * share a token; the search's final check (linkSearchableBy) keeps that from showing anything.
+ */
+const readerToken = (kind: 'u' | 'c', id: string) => kind + id.toLowerCase().replace(/[^0-9a-z]/g, '');
+export const authorReader = (userId: string) => readerToken('u', userId);
+export const collectionReader = (supercurationId: string) => readerToken('c', supercurationId);
 
 /** Readable text beyond this is not indexed: a tsvector holds at most 1 MB. */
 const TEXT_MAX_CHARS = 200_000;
@@ -105,10 +111,12 @@ async function writePostgres(trx: Q, docs: Document[]): Promise<void> {
   const values = docs.map(
     (d) => sql`(${sql.join([d.id, ...LINK_SEARCH_COLUMNS.map((c) => d[c])].map((v) => sql`${v}::text`))}, ${d.readers}::text[])`,
   );
-  const doc = LINK_SEARCH_COLUMNS.map((c) => `setweight(to_tsvector('simple'::regconfig, ${pgFold(`v.${c}`)}), '${WEIGHTS[c]}')`).join(' || ');
-  await sql`insert into link_search (link_id, doc, readers)
-    select v.id, ${sql.raw(doc)}, v.readers from (values ${sql.join(values)}) as v (id, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers)
-    on conflict (link_id) do update set doc = excluded.doc, readers = excluded.readers`.execute(trx);
+  const vector = (c: (typeof LINK_SEARCH_COLUMNS)[number]) => `setweight(to_tsvector('simple'::regconfig, ${pgFold(`v.${c}`)}), '${WEIGHTS[c]}')`;
+  const head = LINK_SEARCH_COLUMNS.filter((c) => c !== 'body').map(vector).join(' || ');
+  await sql`insert into link_search (link_id, head, doc, readers)
+    select v.id, h.head, h.head || ${sql.raw(vector('body'))}, v.readers
+    from (values ${sql.join(values)}) as v (id, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers), lateral (select ${sql.raw(head)} as head) h
+    on conflict (link_id) do update set head = excluded.head, doc = excluded.doc, readers = excluded.readers`.execute(trx);
 }
 
 /**

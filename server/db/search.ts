@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { escapeRegExp } from '../../shared/domain/text';
 
 /**
  * Directory search over public collections' title and description, index-backed on both databases
@@ -42,6 +43,17 @@ const FOLD_MAP = new Map([...FOLD.from].map((ch, i) => [ch, FOLD.to[i] as string
 
 /** The fold of pgFold in JavaScript: lower case, Latin letters without their diacritics. */
 export const foldAccents = (text: string) => [...text.toLowerCase()].map((ch) => FOLD_MAP.get(ch) ?? ch).join('');
+
+const FOLDED_FROM = new Map<string, string>();
+for (const [ch, plain] of FOLD_MAP) FOLDED_FROM.set(plain, (FOLDED_FROM.get(plain) ?? '') + ch);
+
+/**
+ * A regular expression source (for the 'iu' flags) matching every spelling that foldAccents
+ * folds to this folded word: 'creme' matches 'Crème'. Searching a text with it costs a regular
+ * expression's scan, not a fold of every word.
+ */
+export const foldedPattern = (folded: string) =>
+  [...folded].map((ch) => (FOLDED_FROM.has(ch) ? `[${escapeRegExp(ch + (FOLDED_FROM.get(ch) as string))}]` : escapeRegExp(ch))).join('');
 
 /** A text expression lower-cased and folded (PostgreSQL); the documents of both searches are folded by it. */
 export const pgFold = (text: string) => `translate(lower(${text}), '${FOLD_FROM}', '${FOLD_TO}')`;

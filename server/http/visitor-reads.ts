@@ -1,6 +1,6 @@
 import { type z, ZodError } from 'zod';
 import { type AnswerOf, type ApiRoute, type ApiRoutes, apiRoutes } from '../../shared/api/routes';
-import { LINK_MESSAGES, MSG } from '../../shared/domain';
+import { LINK_MESSAGES, MSG, escapeRegExp } from '../../shared/domain';
 import type { Db } from '../db';
 import { HttpError, notFound } from '../errors';
 import { httpErrorBody, zodErrorBody } from './errors';
@@ -60,7 +60,6 @@ function queryOf(search: URLSearchParams): Record<string, string | string[]> {
   return query;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface InProcessAnswer {
   status: number;

@@ -14,7 +14,7 @@ import { newId } from '../db/ids';
 import { HttpError, badRequest } from '../errors';
 import type { Viewer } from '../policies/viewer';
 import { reindexLinks } from '../db/link-search';
-import { insertLink, linkCards, toLinks } from './links';
+import { insertLink, linksInOrder } from './links';
 import { addToCollections, lockCollections } from './memberships';
 
 /** A refused item of a batch: its index goes into the error body. */
@@ -67,8 +67,5 @@ export async function shareLinks(db: Db, viewer: Viewer, batch: BatchShare): Pro
     await reindexLinks(trx, ids);
   });
 
-  const rows = await linkCards(db.kysely, viewer.id).where('links.id', 'in', ids).execute();
-  const links = await toLinks(db.kysely, rows, viewer);
-  const byId = new Map(links.map((l) => [l.id, l]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return linksInOrder(db.kysely, ids, viewer);
 }

@@ -16,12 +16,12 @@ import { decodeKeyset, encodeKeyset } from '../db/keyset';
 import { LINK_SEARCH_COLUMNS, authorReader, collectionReader, copyText } from '../db/link-search';
 import { isPostgres } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { ftsMatch, pgLexeme, pgTsquery } from '../db/search';
+import { pgLexeme, pgTsquery } from '../db/search';
 import { badRequest } from '../errors';
 import { linkSearchableBy } from '../policies/links';
 import { supercurationVisibleTo } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { linkCards, toLinks } from './links';
+import { linksInOrder } from './links';
 import { searchSnippet } from './search-snippet';
 import { topicIdFor } from './topics';
 
@@ -36,16 +36,25 @@ import { topicIdFor } from './topics';
 
 type Q = Kysely<Database>;
 
-/** FTS5 bm25 weights of title, description, topics, domain and text (the table's column order); readers count for nothing. */
-const BM25 = sql.raw('bm25(link_search, 8.0, 4.0, 4.0, 2.0, 1.0, 0.0)');
-/** An FTS5 column filter of the searchable columns (not the readers). */
-const CONTENT = `{${LINK_SEARCH_COLUMNS.join(' ')}}`;
+/**
+ * The rank: a match in the title first, then in the description, topics or domain, then in the
+ * readable text only; newest first within each. No bm25 or ts_rank: both weigh a word by how
+ * many of all users' documents hold it, which reads every match in the index, not the searcher's.
+ * On SQLite each tier is one more query of the index, for the searcher's documents.
+ */
+const TIERS = [['title'], ['description', 'topics', 'domain']] as const;
+/** PostgreSQL: the head's weights of those columns (server/db/link-search.ts). */
+const PG_TIER_WEIGHTS = ['A', 'BC'] as const;
 /** Pages are numbered by offset: a ranked order has no stable key to resume from. Deeper pages are not served. */
 const MAX_OFFSET = 1000;
 
-const ftsTerm = (t: SearchTerm, exact: boolean) => (t.phrase || exact ? `"${t.words.join(' ')}"` : ftsMatch(t.words));
-const pgTerm = (t: SearchTerm, exact: boolean) =>
-  t.phrase ? `(${t.words.map(pgLexeme).join(' <-> ')})` : `${pgLexeme(t.words[0] as string)}${exact ? '' : ':*'}`;
+const ftsColumns = (columns: readonly string[]) => `{${columns.join(' ')}}`;
+const ftsTerm = (t: SearchTerm) => `"${t.words.join(' ')}"${t.prefix ? '*' : ''}`;
+/** A term as to_tsquery text, its lexemes restricted to these weights when given. */
+const pgTerm = (t: SearchTerm, weights = '') => {
+  const lexeme = (w: string) => `${pgLexeme(w)}${t.prefix || weights ? `:${t.prefix ? '*' : ''}${weights}` : ''}`;
+  return `(${t.words.map(lexeme).join(' <-> ')})`;
+};
 
 /** The reader tokens of the viewer's documents: theirs, and those of the collections they own or collaborate on. */
 async function readersOf(db: Q, viewerId: string): Promise<string[]> {
@@ -60,24 +69,46 @@ async function readersOf(db: Q, viewerId: string): Promise<string[]> {
 
 /** FTS5: the viewer's documents matching every term and none of the excluded ones. */
 function ftsMatchOf(readers: readonly string[], parsed: ParsedSearch): string {
-  let match = `{readers}: (${readers.join(' OR ')})`;
-  if (parsed.terms.length > 0) match += ` AND ${CONTENT}: (${parsed.terms.map((t) => ftsTerm(t, false)).join(' AND ')})`;
-  if (parsed.excluded.length > 0) match += ` NOT ${CONTENT}: (${parsed.excluded.map((t) => ftsTerm(t, true)).join(' OR ')})`;
+  const content = ftsColumns(LINK_SEARCH_COLUMNS);
+  let match = ftsReaders(readers);
+  if (parsed.terms.length > 0) match += ` AND ${content}: (${parsed.terms.map(ftsTerm).join(' AND ')})`;
+  if (parsed.excluded.length > 0) match += ` NOT ${content}: (${parsed.excluded.map(ftsTerm).join(' OR ')})`;
   return match;
+}
+
+const ftsReaders = (readers: readonly string[]) => `{readers}: (${readers.map((r) => `"${r}"`).join(' OR ')})`;
+
+/** SQLite: the tier of `links` (0 first), each tier the viewer's documents with a term in its columns. */
+function ftsTier(readers: readonly string[], terms: readonly SearchTerm[]): RawBuilder<number> {
+  const any = terms.map(ftsTerm).join(' OR ');
+  const cases = TIERS.map(
+    (columns, i) =>
+      sql`when links.rowid in (select rowid from link_search where link_search match ${`${ftsReaders(readers)} AND ${ftsColumns(columns)}: (${any})`}) then ${sql.lit(i)}`,
+  );
+  return sql<number>`case ${sql.join(cases, sql` `)} else ${sql.lit(TIERS.length)} end`;
 }
 
 /** PostgreSQL: every term and none of the excluded ones, as to_tsquery text. */
 function pgQueryOf(parsed: ParsedSearch): string {
-  const parts = parsed.terms.map((t) => pgTerm(t, false));
-  if (parsed.excluded.length > 0) parts.push(`!(${parsed.excluded.map((t) => pgTerm(t, true)).join(' | ')})`);
+  const parts = parsed.terms.map((t) => pgTerm(t));
+  if (parsed.excluded.length > 0) parts.push(`!(${parsed.excluded.map((t) => pgTerm(t)).join(' | ')})`);
   return parts.join(' & ');
+}
+
+/** PostgreSQL: the tier, from the small head vector (no readable text to read). */
+function pgTier(terms: readonly SearchTerm[]): RawBuilder<number> {
+  const cases = PG_TIER_WEIGHTS.map(
+    (weights, i) => sql`when ls.head @@ ${pgTsquery(terms.map((t) => pgTerm(t, weights)).join(' | '))} then ${sql.lit(i)}`,
+  );
+  return sql<number>`case ${sql.join(cases, sql` `)} else ${sql.lit(PG_TIER_WEIGHTS.length)} end`;
 }
 
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
 async function searchQuery(db: Q, viewerId: string, parsed: ParsedSearch, p: SearchParams) {
   const pg = isPostgres(db);
-  let query = linkCards(db, viewerId).where(linkSearchableBy(viewerId));
+  // Only ids here: the cards of a page are read after the sort (linksInOrder), not for every match.
+  let query = db.selectFrom('links').select('links.id').where(linkSearchableBy(viewerId));
   const ranked = parsed.terms.length > 0;
   if (ranked || parsed.excluded.length > 0) {
     const readers = await readersOf(db, viewerId);
@@ -86,14 +117,12 @@ async function searchQuery(db: Q, viewerId: string, parsed: ParsedSearch, p: Sea
       query = query.innerJoin(sql<{ link_id: string }>`link_search`.as('ls'), (j) =>
         j.on(sql<boolean>`ls.link_id = links.id and ls.doc @@ ${tsquery} and ls.readers && ${readers}::text[]`),
       );
-      if (ranked) query = query.orderBy(sql`ts_rank(ls.doc, ${tsquery}, 1)`, 'desc');
+      if (ranked) query = query.orderBy(pgTier(parsed.terms));
     } else {
-      const rank = ranked ? BM25 : sql.lit(0);
-      query = query.innerJoin(
-        sql<{ rowid: number }>`(select rowid, ${rank} as rank from link_search where link_search match ${ftsMatchOf(readers, parsed)})`.as('ls'),
-        (j) => j.on(sql<boolean>`ls.rowid = links.rowid`),
+      query = query.innerJoin(sql<{ rowid: number }>`(select rowid from link_search where link_search match ${ftsMatchOf(readers, parsed)})`.as('ls'), (j) =>
+        j.on(sql<boolean>`ls.rowid = links.rowid`),
       );
-      if (ranked) query = query.orderBy(sql`ls.rank`);
+      if (ranked) query = query.orderBy(ftsTier(readers, parsed.terms));
     }
   }
   for (const site of parsed.sites) query = query.where(siteCondition(pg, site));
@@ -138,9 +167,9 @@ export async function searchLinks(db: Db, viewer: Viewer, p: SearchParams): Prom
     .offset(offset)
     .execute();
   const hasMore = rows.length > FEED_PAGE_SIZE && offset + FEED_PAGE_SIZE <= MAX_OFFSET;
-  const page = rows.slice(0, FEED_PAGE_SIZE);
-  const texts = await readableTexts(db.kysely, page.map((r) => r.id));
-  const links = await toLinks(db.kysely, page, viewer);
+  const ids = rows.slice(0, FEED_PAGE_SIZE).map((r) => r.id);
+  const texts = await readableTexts(db.kysely, ids);
+  const links = await linksInOrder(db.kysely, ids, viewer);
   return {
     items: links.map((link) => ({ link, snippet: searchSnippet([link.description, texts.get(link.id) ?? ''], parsed.terms) })),
     nextCursor: hasMore ? encodeKeyset('search', [offset + FEED_PAGE_SIZE]) : null,

@@ -100,6 +100,14 @@ export async function toLinks(db: Q, rows: LinkCardRow[], viewer: Viewer | null)
   );
 }
 
+/** These links' cards, in the order of `ids` (a page chosen by another query); missing ids are left out. */
+export async function linksInOrder(db: Q, ids: readonly string[], viewer: Viewer): Promise<Link[]> {
+  if (ids.length === 0) return [];
+  const links = await toLinks(db, await linkCards(db, viewer.id).where('links.id', 'in', ids).execute(), viewer);
+  const byId = new Map(links.map((l) => [l.id, l]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /**
  * The link as the viewer sees it, or null when it is missing or hidden from them (canSeeLink). A
  * repost's original and its collections come with the link's own (one query for both).

@@ -1,26 +1,23 @@
 import type { SearchTerm } from '../../shared/domain';
-import { foldAccents } from '../db/search';
+import { foldAccents, foldedPattern } from '../db/search';
 import { escapeHtml } from '../mail/render';
 
 /** About this many characters of the passage around the first match. */
 const LENGTH = 220;
 /** How much of the passage comes before the first match. */
 const LEAD = 60;
-const WORD = /[\p{L}\p{N}]+/gu;
+const LETTER = '[\\p{L}\\p{N}]';
 
-/** Whether a word of a text is one the query looks for: a prefix of a word term, a whole word of a phrase (folded alike). */
-function wordMatcher(terms: readonly SearchTerm[]): (word: string) => boolean {
-  const prefixes = terms.filter((t) => !t.phrase).flatMap((t) => t.words.map(foldAccents));
-  const wholes = new Set(terms.filter((t) => t.phrase).flatMap((t) => t.words.map(foldAccents)));
-  return (word) => {
-    const folded = foldAccents(word);
-    return wholes.has(folded) || prefixes.some((p) => folded.startsWith(p));
-  };
-}
-
-function firstMatch(text: string, matches: (word: string) => boolean): number {
-  for (const m of text.matchAll(WORD)) if (matches(m[0])) return m.index;
-  return -1;
+/**
+ * The words the query looks for, as one regular expression: each word of a term whole, or a
+ * prefix term's beginning with the rest of its word; accents and case folded as the index folds them.
+ */
+function wordsPattern(terms: readonly SearchTerm[]): RegExp | null {
+  const alternatives = new Set(
+    terms.flatMap((t) => t.words.map((w) => `${foldedPattern(foldAccents(w))}${t.prefix ? `${LETTER}*` : `(?!${LETTER})`}`)),
+  );
+  if (alternatives.size === 0) return null;
+  return new RegExp(`(?<!${LETTER})(?:${[...alternatives].join('|')})`, 'giu');
 }
 
 /** The passage around `at`, cut at spaces. */
@@ -35,30 +32,44 @@ function passage(text: string, at: number): { start: number; end: number } {
 /**
  * The snippet of a search result, as HTML: a passage of the first of `texts` (description, then
  * readable text) holding a word of the query, else the start of the first that isn't empty;
- * every matched word in <mark>, everything else escaped.
+ * every matched word in <mark>, everything else escaped. Only the passage's surroundings are
+ * read past the first match: a readable text runs to 200,000 characters.
  */
 export function searchSnippet(texts: readonly string[], terms: readonly SearchTerm[]): string {
-  const matches = wordMatcher(terms);
-  const candidates = texts.map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const words = wordsPattern(terms);
+  const candidates = texts.filter((t) => /\S/.test(t));
   let text = candidates[0] ?? '';
   let at = 0;
   for (const t of candidates) {
-    const found = terms.length > 0 ? firstMatch(t, matches) : -1;
+    const found = words ? t.search(words) : -1;
     if (found >= 0) {
       text = t;
       at = found;
       break;
     }
   }
-  const { start, end } = passage(text, at);
-  const cut = text.slice(start, end);
+  // Spaces folded in a window around the match: a generous margin, as folding only shortens it.
+  const from = Math.max(0, at - 4 * LEAD);
+  const to = Math.min(text.length, at + 4 * LENGTH);
+  const before = text.slice(from, at).replace(/\s+/g, ' ');
+  let flat = `${before}${text.slice(at, to).replace(/\s+/g, ' ')}`;
+  let matchAt = before.length;
+  if (from === 0) {
+    const trimmed = flat.trimStart();
+    matchAt -= flat.length - trimmed.length;
+    flat = trimmed;
+  }
+  if (to === text.length) flat = flat.trimEnd();
+  const { start, end } = passage(flat, matchAt);
+  const cut = flat.slice(start, end);
   let html = '';
   let last = 0;
-  for (const m of cut.matchAll(WORD)) {
-    if (!matches(m[0])) continue;
-    html += `${escapeHtml(cut.slice(last, m.index))}<mark>${escapeHtml(m[0])}</mark>`;
-    last = m.index + m[0].length;
+  if (words) {
+    for (const m of cut.matchAll(words)) {
+      html += `${escapeHtml(cut.slice(last, m.index))}<mark>${escapeHtml(m[0])}</mark>`;
+      last = m.index + m[0].length;
+    }
   }
   html += escapeHtml(cut.slice(last));
-  return `${start > 0 ? '…' : ''}${html}${end < text.length ? '…' : ''}`;
+  return `${start > 0 || from > 0 ? '…' : ''}${html}${end < flat.length || to < text.length ? '…' : ''}`;
 }

@@ -20,10 +20,15 @@ export function searchWords(q: string): string[] {
     .map((w) => w.slice(0, 50));
 }
 
-/** A word (matched as a prefix) or a phrase (its words in order, matched whole). */
+/**
+ * A word or a phrase (its words in order), matched whole; `word*` is a prefix: the beginning of
+ * a word. (Prefixes are not the default: matching one reads every user's words that begin so, not
+ * only the searcher's; docs/decisions.md, "Personal search".)
+ */
 export interface SearchTerm {
   words: string[];
   phrase: boolean;
+  prefix: boolean;
 }
 
 export interface ParsedSearch {
@@ -53,11 +58,12 @@ function domainOf(value: string): string | null {
   }
 }
 
-/** A bare value's words: one word is a prefix, several (e.g. 'x-2024', 'example.com') a phrase. */
+/** A bare value's words: one word (a prefix when it ends with '*'), or several (e.g. 'x-2024', 'example.com') a phrase. */
 function termOf(value: string, quoted: boolean): SearchTerm | null {
   const words = searchWords(value);
   if (words.length === 0) return null;
-  return { words, phrase: quoted || words.length > 1 };
+  const phrase = quoted || words.length > 1;
+  return { words, phrase, prefix: !phrase && value.endsWith('*') };
 }
 
 /**

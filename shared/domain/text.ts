@@ -51,6 +51,9 @@ export function stripUnsafeText(text: string, { multiline = false }: TextOptions
   return cleaned.normalize('NFC').trim();
 }
 
+/** Text as a regular expression that matches it literally (also under the 'u' flag). */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** At most `max` UTF-16 units (what the schemas count), never splitting a surrogate pair; a cut text ends with "…". */
 export function cap(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -74,6 +74,17 @@ describeEachDatabase('personal search', (ctx) => {
     expect(await titles(w.author, { q: `edited ${word}` })).toEqual([`Edited ${word}`]);
   });
 
+  it('matches whole words, and the beginnings of words with word*', async () => {
+    const { author } = await users();
+    const stem = unique();
+    await author.api.createLink({ title: `On ${stem}osis`, description: 'd', url: url() });
+    await author.api.createLink({ title: `On ${stem}`, description: 'd', url: url() });
+    expect(await titles(author, { q: stem })).toEqual([`On ${stem}`]);
+    expect((await titles(author, { q: `${stem}*` })).sort()).toEqual([`On ${stem}`, `On ${stem}osis`]);
+    expect(await titles(author, { q: `${stem}* -${stem}` })).toEqual([`On ${stem}osis`]);
+    expect(await titles(author, { q: `${stem}* -${stem}*` })).toEqual([]);
+  });
+
   it('a collection made private keeps its resources from an editor of another collection holding a repost', async () => {
     const w = await users();
     const word = unique();
@@ -94,11 +105,16 @@ describeEachDatabase('personal search', (ctx) => {
   it('ranks the title over the description over the readable text, and keeps the index in step with edits and deletes', async () => {
     const { author } = await users();
     const word = unique();
+    // Saved in the reverse of the rank's order, so that newest first would read them backwards.
+    const inTitle = await author.api.createLink({ title: `First ${word}`, description: 'Plain', url: url() });
+    const inDescription = await author.api.createLink({ title: 'Second', description: `About ${word}`, url: url() });
     const inText = await author.api.createLink({ title: 'Third', description: 'Nothing here', url: url() });
     await keepText(inText.id, `A long article that mentions ${word} once.`);
-    const inDescription = await author.api.createLink({ title: 'Second', description: `About ${word}`, url: url() });
-    const inTitle = await author.api.createLink({ title: `First ${word}`, description: 'Plain', url: url() });
     expect(await titles(author, { q: word })).toEqual(['First ' + word, 'Second', 'Third']);
+    // Within a tier, newest first.
+    const alsoInTitle = await author.api.createLink({ title: `Also first ${word}`, description: 'Plain', url: url() });
+    expect(await titles(author, { q: word })).toEqual([alsoInTitle.title, 'First ' + word, 'Second', 'Third']);
+    await author.api.deleteLink(alsoInTitle.id);
 
     const renamed = unique();
     await author.api.updateLink(inTitle.id, { title: `Renamed ${renamed}` });

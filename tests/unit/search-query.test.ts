@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { hasSearchCriteria, parseSearchQuery } from '../../shared/domain';
 import { searchSnippet } from '../../server/services/search-snippet';
 
-const word = (w: string) => ({ words: [w], phrase: false });
-const phrase = (...words: string[]) => ({ words, phrase: true });
+const word = (w: string) => ({ words: [w], phrase: false, prefix: false });
+const prefix = (w: string) => ({ words: [w], phrase: false, prefix: true });
+const phrase = (...words: string[]) => ({ words, phrase: true, prefix: false });
 
 describe('parseSearchQuery', () => {
   it('reads words, phrases, exclusions and operators', () => {
@@ -14,6 +15,11 @@ describe('parseSearchQuery', () => {
       topics: ['ux'],
       collections: ['My list'],
     });
+  });
+
+  it('reads word* as a prefix, never a phrase or a quoted word', () => {
+    expect(parseSearchQuery('photo* "photo*" -draft* x-20*').terms).toEqual([prefix('photo'), phrase('photo'), phrase('x', '20')]);
+    expect(parseSearchQuery('-draft*').excluded).toEqual([prefix('draft')]);
   });
 
   it('reads a word with inner punctuation as a phrase, and a site given as a URL', () => {
@@ -42,9 +48,10 @@ describe('parseSearchQuery', () => {
 });
 
 describe('searchSnippet', () => {
-  it('marks matched words (prefixes, accents folded) and escapes the rest', () => {
+  it('marks matched words (whole, or begun by a prefix term; accents folded) and escapes the rest', () => {
     expect(searchSnippet(['<i>Crème</i> & "cremation"'], [word('creme')])).toBe('&lt;i&gt;<mark>Crème</mark>&lt;/i&gt; &amp; &quot;cremation&quot;');
-    expect(searchSnippet(['Cremation'], [word('crem')])).toBe('<mark>Cremation</mark>');
+    expect(searchSnippet(['Cremation crem'], [word('crem')])).toBe('Cremation <mark>crem</mark>');
+    expect(searchSnippet(['Cremation'], [prefix('crem')])).toBe('<mark>Cremation</mark>');
   });
 
   it('takes the first text with a match and cuts a passage around it', () => {

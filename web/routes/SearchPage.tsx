@@ -62,8 +62,8 @@ export function SearchPage() {
         <SearchResults key={JSON.stringify(query)} query={query} />
       ) : (
         <p className="text-sm text-muted-foreground">
-          Type in the search box. Try <code>"exact phrase"</code>, <code>-word</code>, <code>site:example.com</code>, <code>topic:name</code> or{' '}
-          <code>in:"supercuration title"</code>.
+          Type in the search box. Whole words match; try <code>photo*</code> for words that begin so, <code>"exact phrase"</code>,{' '}
+          <code>-word</code>, <code>site:example.com</code>, <code>topic:name</code> or <code>in:"supercuration title"</code>.
         </p>
       )}
     </>

@@ -7,13 +7,15 @@ import type { Database } from '../schema';
  * the searcher's documents: the table is rebuilt with them, and every link's document is built.
  * SQLite: FTS5 cannot add a column, so the table and its trigger are made again, `readers` last.
  * PostgreSQL: `readers text[]`, and one GIN index over both columns, so a search's scan is driven
- * by the searcher's few readers and skips through a common word's long list.
+ * by the searcher's few readers and skips through a common word's long list; and `head`, the
+ * document without its readable text, to rank by.
  * The backfill uses the current document builder: a later change of the table's shape must make
  * this migration's backfill a no-op, as this one did to 0021's.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`alter table link_search add column readers text[] not null default '{}'`.execute(db);
+    await sql`alter table link_search add column head tsvector not null default ''`.execute(db);
     await sql`drop index link_search_doc`.execute(db);
     await sql`create index link_search_doc on link_search using gin (doc, readers)`.execute(db);
   } else {
@@ -35,6 +37,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`drop index link_search_doc`.execute(db);
     await sql`alter table link_search drop column readers`.execute(db);
+    await sql`alter table link_search drop column head`.execute(db);
     await sql`create index link_search_doc on link_search using gin (doc)`.execute(db);
   } else {
     await sql`drop trigger link_search_delete`.execute(db);
