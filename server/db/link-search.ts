@@ -100,9 +100,15 @@ async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
   }));
 }
 
+/**
+ * The old entries are deleted first, then the new ones inserted: FTS5 flushes its pending terms to
+ * a new segment before each delete, so 'insert or replace' wrote a segment per document, and merging
+ * them took most of a big backfill's time.
+ */
 async function writeSqlite(trx: Q, docs: Document[]): Promise<void> {
+  await sql`delete from link_search where rowid in (${sql.join(docs.map((d) => d.rowid))})`.execute(trx);
   const values = docs.map((d) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))}, ${d.readers.join(' ')})`);
-  await sql`insert or replace into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers) values ${sql.join(values)}`.execute(trx);
+  await sql`insert into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers) values ${sql.join(values)}`.execute(trx);
 }
 
 const WEIGHTS = { title: 'A', description: 'B', topics: 'B', domain: 'C', body: 'D' } as const;
