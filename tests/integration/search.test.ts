@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { LINK_MESSAGES, SEARCH_MESSAGES, type SearchQuery } from '../../shared/domain';
+import type { Kysely } from 'kysely';
 import { reindexLinks } from '../../server/db/link-search';
+import * as readersMigration from '../../server/db/migrations/0022_link_search_readers';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type User, createCollection, expectFailure } from '../support/supercurations';
@@ -204,5 +206,20 @@ describeEachDatabase('personal search', (ctx) => {
     await expectFailure(author.api.search({ q: 'x', format: 'nope' as 'video' }), 400, expect.any(String) as unknown as string);
     // Syntax is never an error: stray quotes and operators are read as words.
     expect((await author.api.search({ q: '"unclosed -" site: in: topic:' })).items).toEqual([]);
+  });
+
+  it('migration 0022 rebuilds the index with its readers from the links saved before it', async () => {
+    const w = await users();
+    const word = unique();
+    const collection = await createCollection(w.owner, { isPublic: false });
+    await w.owner.api.addCollaborator(collection.id, w.author.me.id);
+    await w.owner.api.addCollaborator(collection.id, w.collaborator.me.id);
+    const link = await w.author.api.createLink({ title: 'Before the upgrade', description: 'd', url: url(), supercurationIds: [collection.id] });
+    await keepText(link.id, `Kept text with ${word} in it.`);
+    const db = ctx.server.db.kysely as Kysely<unknown>;
+    await readersMigration.down(db);
+    await readersMigration.up(db);
+    for (const user of [w.author, w.owner, w.collaborator]) expect(await titles(user, { q: word })).toEqual(['Before the upgrade']);
+    expect(await titles(w.stranger, { q: word })).toEqual([]);
   });
 });

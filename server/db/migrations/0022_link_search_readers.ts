@@ -19,16 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`drop index link_search_doc`.execute(db);
     await sql`create index link_search_doc on link_search using gin (doc, readers)`.execute(db);
   } else {
-    await sql`drop trigger link_search_delete`.execute(db);
-    await sql`drop table link_search`.execute(db);
-    await sql`create virtual table link_search using fts5(
-      title, description, topics, domain, body, readers,
-      content = '', contentless_delete = 1,
-      tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
-    )`.execute(db);
-    await sql`create trigger link_search_delete after delete on links begin
-      delete from link_search where rowid = old.rowid;
-    end`.execute(db);
+    await remakeSqliteTable(db, ['title', 'description', 'topics', 'domain', 'body', 'readers']);
   }
   await reindexAllLinks(db as Kysely<Database>);
 }
@@ -40,15 +31,20 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await sql`alter table link_search drop column head`.execute(db);
     await sql`create index link_search_doc on link_search using gin (doc)`.execute(db);
   } else {
-    await sql`drop trigger link_search_delete`.execute(db);
-    await sql`drop table link_search`.execute(db);
-    await sql`create virtual table link_search using fts5(
-      title, description, topics, domain, body,
-      content = '', contentless_delete = 1,
-      tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
-    )`.execute(db);
-    await sql`create trigger link_search_delete after delete on links begin
-      delete from link_search where rowid = old.rowid;
-    end`.execute(db);
+    await remakeSqliteTable(db, ['title', 'description', 'topics', 'domain', 'body']);
   }
+}
+
+/** The FTS5 table (empty) with these columns, and its trigger, as migration 0021 made them. */
+async function remakeSqliteTable(db: Kysely<unknown>, columns: string[]): Promise<void> {
+  await sql`drop trigger link_search_delete`.execute(db);
+  await sql`drop table link_search`.execute(db);
+  await sql`create virtual table link_search using fts5(
+    ${sql.raw(columns.join(', '))},
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  )`.execute(db);
+  await sql`create trigger link_search_delete after delete on links begin
+    delete from link_search where rowid = old.rowid;
+  end`.execute(db);
 }
