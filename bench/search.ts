@@ -100,7 +100,7 @@ export async function seedSearch(db: Db, users: number): Promise<SearchPlan> {
   const copySeedMs = performance.now() - started;
   console.log(`${copies.toLocaleString('en-US')} readable copies of ${COPY_WORDS} words for ${total.toLocaleString('en-US')} links in ${(copySeedMs / 1000).toFixed(1)} s; building the search index...`);
   const indexStarted = performance.now();
-  await reindexAllLinks(k);
+  await k.transaction().execute((trx) => reindexAllLinks(trx));
   const indexMs = performance.now() - indexStarted;
   const indexBytes = isPostgres(k)
     ? Number((await sql<{ n: string }>`select pg_total_relation_size('link_search') as n`.execute(k)).rows[0]?.n ?? 0)

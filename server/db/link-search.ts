@@ -101,12 +101,12 @@ async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
 }
 
 /**
- * The old entries are deleted first, then the new ones inserted: FTS5 flushes its pending terms to
- * a new segment before each delete, so 'insert or replace' wrote a segment per document, and merging
- * them took most of a big backfill's time.
+ * The old entries are deleted first (unless the index is new), then the new ones inserted: FTS5
+ * flushes its pending terms to a new segment before each delete, so 'insert or replace' wrote a
+ * segment per document, and merging them took most of a big backfill's time.
  */
-async function writeSqlite(trx: Q, docs: Document[]): Promise<void> {
-  await sql`delete from link_search where rowid in (${sql.join(docs.map((d) => d.rowid))})`.execute(trx);
+async function writeSqlite(trx: Q, docs: Document[], fresh: boolean): Promise<void> {
+  if (!fresh) await sql`delete from link_search where rowid in (${sql.join(docs.map((d) => d.rowid))})`.execute(trx);
   const values = docs.map((d) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))}, ${d.readers.join(' ')})`);
   await sql`insert into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers) values ${sql.join(values)}`.execute(trx);
 }
@@ -129,23 +129,32 @@ async function writePostgres(trx: Q, docs: Document[]): Promise<void> {
  * Recomputes the search documents of these links from their current rows, in the caller's
  * transaction (ids of deleted links are skipped: their entries went with them).
  */
-export async function reindexLinks(trx: Q, linkIds: readonly string[]): Promise<void> {
+export const reindexLinks = (trx: Q, linkIds: readonly string[]) => writeDocuments(trx, linkIds, false);
+
+async function writeDocuments(trx: Q, linkIds: readonly string[], fresh: boolean): Promise<void> {
   const ids = [...new Set(linkIds)];
   for (let i = 0; i < ids.length; i += BATCH) {
     const docs = await documents(trx, ids.slice(i, i + BATCH));
     if (docs.length === 0) continue;
-    await (isPostgres(trx) ? writePostgres(trx, docs) : writeSqlite(trx, docs));
+    await (isPostgres(trx) ? writePostgres(trx, docs) : writeSqlite(trx, docs, fresh));
   }
 }
 
-/** Builds every link's document (the migration's backfill, and a copy into PostgreSQL), in batches by id. */
+/**
+ * Builds every link's document from scratch (the migration's backfill, and a copy into
+ * PostgreSQL), in batches by id. Run it in one transaction (a migration is one): FTS5 then writes
+ * big segments as its memory fills rather than a small one at each commit, which it would spend
+ * its time merging (a 1,000,000-link backfill ran for hours in 1,000-link commits).
+ */
 export async function reindexAllLinks(db: Q): Promise<number> {
+  const pg = isPostgres(db);
+  if (!pg) await sql`insert into link_search (link_search) values ('delete-all')`.execute(db);
   let after = '';
   let done = 0;
   for (;;) {
     const rows = await db.selectFrom('links').select('id').where('id', '>', after).orderBy('id').limit(1000).execute();
     if (rows.length === 0) return done;
-    await reindexLinks(db, rows.map((r) => r.id));
+    await writeDocuments(db, rows.map((r) => r.id), !pg);
     done += rows.length;
     after = rows[rows.length - 1]?.id as string;
   }

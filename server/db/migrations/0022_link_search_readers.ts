@@ -18,10 +18,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`alter table link_search add column head tsvector not null default ''`.execute(db);
     await sql`drop index link_search_doc`.execute(db);
     await sql`create index link_search_doc on link_search using gin (doc, readers)`.execute(db);
+    await reindexAllLinks(db as Kysely<Database>);
   } else {
     await remakeSqliteTable(db, ['title', 'description', 'topics', 'domain', 'body', 'readers']);
+    // Kysely runs no SQLite migration in a transaction; the backfill wants one (reindexAllLinks).
+    await (db as Kysely<Database>).transaction().execute((trx) => reindexAllLinks(trx));
   }
-  await reindexAllLinks(db as Kysely<Database>);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
