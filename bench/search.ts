@@ -2,9 +2,9 @@
  * The search section of `npm run bench` (issue 23): after the links section's seed (BENCH_LINKS,
  * 1,000,000 by default), 10% of the links get a readable copy of ~1,500 synthetic words (a
  * vocabulary of 20,000 made-up words, drawn by Zipf's law as real text is), the search index is
- * built as migration 0021 builds it (reindexAllLinks), and its size on disk is read. Then heavy
- * users (about 2,000 links each) search: a rare word, a common word, two words, a phrase and a
- * word with an exclusion, in turn. Budget: server plus database CPU ≤ 3 ms per search, p99 ≤ 50 ms
+ * built as migration 0022 builds it (reindexAllLinks, in one transaction), and its size on disk
+ * is read. Then heavy users (about 2,000 links each) search: a rare word, a common word, two words,
+ * a phrase, a word with an exclusion and a title word, in turn. Budget: server plus database CPU ≤ 3 ms per search, p99 ≤ 50 ms
  * at 50 searches a second (open loop).
  */
 import { gzipSync } from 'node:zlib';
