@@ -23,7 +23,7 @@ import { pgFold } from './search';
 
 type Q = Kysely<Database>;
 
-/** The indexed columns, in the FTS5 table's order (readers last); their bm25 weights are in services/link-search.ts. */
+/** The indexed columns, in the FTS5 table's order (readers after them); the rank's tiers of them are in services/link-search.ts. */
 export const LINK_SEARCH_COLUMNS = ['title', 'description', 'topics', 'domain', 'body'] as const;
 
 /**
