@@ -57,10 +57,15 @@ function linkItselfVisibleTo(viewerId: string | null, alias: string): RawBuilder
  * `viewerId` is used only as a value, so it may be a query template's placeholder.
  */
 export function linkVisibleTo(viewerId: string | null, alias = 'links'): RawBuilder<boolean> {
+  return sql<boolean>`(${linkItselfVisibleTo(viewerId, alias)} and ${repostVisibleTo(viewerId, alias)})`;
+}
+
+/** canSeeLink's rule for reposts: not one, the viewer's own, or its original seen by its own facts. */
+function repostVisibleTo(viewerId: string | null, alias: string): RawBuilder<boolean> {
   const col = (c: string) => sql.ref(`${alias}.${c}`);
   const original = sql.id(`${alias}_original`);
   const reposter = viewerId === null ? sql`` : sql` or ${col('user_id')} = ${viewerId}`;
-  return sql<boolean>`(${linkItselfVisibleTo(viewerId, alias)} and (${col('original_post_id')} is null${reposter} or exists (select 1 from links ${original} where ${original}.id = ${col('original_post_id')} and ${linkItselfVisibleTo(viewerId, `${alias}_original`)})))`;
+  return sql<boolean>`(${col('original_post_id')} is null${reposter} or exists (select 1 from links ${original} where ${original}.id = ${col('original_post_id')} and ${linkItselfVisibleTo(viewerId, `${alias}_original`)}))`;
 }
 
 /**
@@ -71,7 +76,9 @@ export function linkVisibleTo(viewerId: string | null, alias = 'links'): RawBuil
 export function linkSearchableBy(viewerId: string, alias = 'links'): RawBuilder<boolean> {
   const sl = sql.id(`${alias}_esl`);
   const s = `${alias}_es`;
-  return sql<boolean>`(${linkVisibleTo(viewerId, alias)} and (${sql.ref(`${alias}.user_id`)} = ${viewerId} or exists (select 1 from supercuration_links ${sl} inner join supercurations ${sql.id(s)} on ${sql.id(s)}.id = ${sl}.supercuration_id where ${sl}.link_id = ${sql.ref(`${alias}.id`)} and ${supercurationEditableBy(viewerId, s)})))`;
+  // Whoever edits a link sees it by its own facts (a collection one edits is one they see): of
+  // linkVisibleTo only the repost rule is left to check, and the planner has a third less to plan.
+  return sql<boolean>`((${sql.ref(`${alias}.user_id`)} = ${viewerId} or exists (select 1 from supercuration_links ${sl} inner join supercurations ${sql.id(s)} on ${sql.id(s)}.id = ${sl}.supercuration_id where ${sl}.link_id = ${sql.ref(`${alias}.id`)} and ${supercurationEditableBy(viewerId, s)})) and ${repostVisibleTo(viewerId, alias)})`;
 }
 
 /** SPEC §6: the author, or an owner or collaborator of a collection containing the link. */

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { LINK_MESSAGES, SEARCH_MESSAGES, type SearchQuery } from '../../shared/domain';
-import type { Kysely } from 'kysely';
-import { reindexLinks } from '../../server/db/link-search';
+import { type Kysely, sql } from 'kysely';
+import { PG_PENDING_LIST_KB, reindexLinks } from '../../server/db/link-search';
 import * as readersMigration from '../../server/db/migrations/0022_link_search_readers';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -221,5 +221,10 @@ describeEachDatabase('personal search', (ctx) => {
     await readersMigration.up(db);
     for (const user of [w.author, w.owner, w.collaborator]) expect(await titles(user, { q: word })).toEqual(['Before the upgrade']);
     expect(await titles(w.stranger, { q: word })).toEqual([]);
+    if (ctx.server.db.dialect === 'postgres') {
+      // The rebuilt index keeps its pending list small (migration 0023): every search reads all of it.
+      const index = await sql<{ options: string[] }>`select reloptions as options from pg_class where relname = 'link_search_doc'`.execute(db);
+      expect(index.rows[0]?.options).toEqual([`gin_pending_list_limit=${PG_PENDING_LIST_KB}`]);
+    }
   });
 });

@@ -101,7 +101,7 @@ export async function copySqliteToPostgres(config: Config & { databaseUrl: strin
     // The personal search's documents are built from the copied rows (SQLite's FTS5 table is not copied).
     const db = openDatabase(config);
     try {
-      log(`Search index: ${count(await reindexAllLinks(db.kysely))} links`);
+      log(`Search index: ${count(await db.kysely.transaction().execute((trx) => reindexAllLinks(trx)))} links`);
     } finally {
       await db.close();
     }
