@@ -225,6 +225,14 @@ describeEachDatabase('personal search', (ctx) => {
       // The rebuilt index keeps its pending list small (migration 0023): every search reads all of it.
       const index = await sql<{ options: string[] }>`select reloptions as options from pg_class where relname = 'link_search_doc'`.execute(db);
       expect(index.rows[0]?.options).toEqual([`gin_pending_list_limit=${PG_PENDING_LIST_KB}`]);
+    } else {
+      // FTS5's bulk-load settings are put back: later writes merge as they come.
+      const options = await sql<{ k: string; v: number }>`select k, v from link_search_config where k <> 'version' order by k`.execute(db);
+      expect(options.rows).toEqual([
+        { k: 'automerge', v: 4 },
+        { k: 'crisismerge', v: 16 },
+        { k: 'hashsize', v: 1024 * 1024 },
+      ]);
     }
   });
 });
