@@ -101,11 +101,13 @@ async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
 }
 
 /**
- * The old entries are deleted first (unless the index is new), then the new ones inserted: FTS5
- * flushes its pending terms to a new segment before each delete, so 'insert or replace' wrote a
- * segment per document, and merging them took most of a big backfill's time.
+ * The old entries are deleted first (unless the index is new), then the new ones inserted, in
+ * rowid order: FTS5 flushes its pending terms to a new segment before each delete and before a
+ * rowid lower than the last, so 'insert or replace' or an unsorted batch wrote a segment per
+ * document, and merging them took most of a big backfill's time.
  */
 async function writeSqlite(trx: Q, docs: Document[], fresh: boolean): Promise<void> {
+  docs.sort((a, b) => (a.rowid as number) - (b.rowid as number));
   if (!fresh) await sql`delete from link_search where rowid in (${sql.join(docs.map((d) => d.rowid))})`.execute(trx);
   const values = docs.map((d) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))}, ${d.readers.join(' ')})`);
   await sql`insert into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers) values ${sql.join(values)}`.execute(trx);
@@ -160,14 +162,17 @@ export async function reindexAllLinks(db: Q): Promise<number> {
     await sql`insert into link_search (link_search) values ('delete-all')`.execute(db);
     for (const [option, value] of Object.entries(FTS5_BULK)) await fts5Option(db, option, value);
   }
-  let after = '';
+  // SQLite in rowid order: FTS5 writes its pending terms out as a segment whenever a rowid comes
+  // lower than the last one, so links taken in id order wrote a segment each, then merged them.
+  const key = sql.raw(pg ? 'id' : 'rowid');
+  let after: string | number = pg ? '' : 0;
   let done = 0;
   for (;;) {
-    const rows = await db.selectFrom('links').select('id').where('id', '>', after).orderBy('id').limit(1000).execute();
+    const rows = await db.selectFrom('links').select(['id', sql<string | number>`${key}`.as('key')]).where(key, '>', after).orderBy(key).limit(1000).execute();
     if (rows.length === 0) break;
     await writeDocuments(db, rows.map((r) => r.id), !pg);
     done += rows.length;
-    after = rows[rows.length - 1]?.id as string;
+    after = rows[rows.length - 1]?.key as string | number;
   }
   if (pg) {
     await sql`create index link_search_doc on link_search using gin (doc, readers) with (gin_pending_list_limit = ${sql.lit(PG_PENDING_LIST_KB)})`.execute(db);
