@@ -150,7 +150,7 @@ export const PG_PENDING_LIST_KB = 64;
 
 /**
  * Builds every link's document from scratch (the migration's backfill, and a copy into
- * PostgreSQL), in batches by id. Run it in one transaction (a migration is one): FTS5 then writes
+ * PostgreSQL), in batches by id (by rowid on SQLite, below). Run it in one transaction (a migration is one): FTS5 then writes
  * big segments as its memory fills rather than a small one at each commit, which it would spend
  * its time merging (a 1,000,000-link backfill ran for hours in 1,000-link commits). PostgreSQL's
  * index is made again after the documents, sorted in one pass, rather than entry by entry.
