@@ -101,16 +101,20 @@ async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
 }
 
 /**
- * The old entries are deleted first (unless the index is new), then the new ones inserted, in
- * rowid order: FTS5 flushes its pending terms to a new segment before each delete and before a
- * rowid lower than the last, so 'insert or replace' or an unsorted batch wrote a segment per
- * document, and merging them took most of a big backfill's time.
+ * The old entries are deleted first (unless the index is new), then the new ones inserted in
+ * rowid order, one row a statement. FTS5 writes its pending terms out as a new segment before
+ * each delete, before a rowid lower than the last, and at the start of each statement that may
+ * write several rows (its statement savepoint); one row a statement keeps them in memory up to
+ * `hashsize`, where a statement of 200 rows wrote a small segment each time, and merging those
+ * took most of a big backfill's time.
  */
 async function writeSqlite(trx: Q, docs: Document[], fresh: boolean): Promise<void> {
   docs.sort((a, b) => (a.rowid as number) - (b.rowid as number));
   if (!fresh) await sql`delete from link_search where rowid in (${sql.join(docs.map((d) => d.rowid))})`.execute(trx);
-  const values = docs.map((d) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))}, ${d.readers.join(' ')})`);
-  await sql`insert into link_search (rowid, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers) values ${sql.join(values)}`.execute(trx);
+  const columns = sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)));
+  for (const d of docs) {
+    await sql`insert into link_search (rowid, ${columns}, readers) values (${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))}, ${d.readers.join(' ')})`.execute(trx);
+  }
 }
 
 const WEIGHTS = { title: 'A', description: 'B', topics: 'B', domain: 'C', body: 'D' } as const;
