@@ -222,6 +222,10 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerImageProxyRoutes(server, { db, storage, session, config, variants });
   registerFollowingRoutes(server, { db, session, publicUrl: config.publicUrl });
   registerEmailSubscriptionRoutes(server, { ...mailDeps, session });
+  if (config.federation) {
+    const { registerFederationRoutes } = await import('./http/federation-routes');
+    await registerFederationRoutes(server, { db, publicUrl: config.publicUrl, allowPrivateAddress: config.previewAllowPrivate, log: server.log });
+  }
   await registerWebRoutes(server, config.webDir, {
     metaPages: [linkPage(db, config.publicUrl), publicSupercurationPage(db, config.publicUrl), profilePage(db, config.publicUrl)],
     privatePages: [{ path: '/links/:id/read', mayOpen: async (req, { id = '' }) => mayReadCopy(db.kysely, await session.viewerOf(req), id) }],

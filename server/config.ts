@@ -68,6 +68,7 @@ const envSchema = z.object({
     ),
   TRUST_PROXY: bool,
   PREVIEW_ALLOW_PRIVATE: bool,
+  FEDERATION: bool,
   PREVIEW_TIMEOUT_MS: z.coerce
     .number({ error: 'PREVIEW_TIMEOUT_MS must be a number' })
     .int()
@@ -160,6 +161,11 @@ export interface Config {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   previewAllowPrivate: boolean;
+  /**
+   * ActivityPub (FEDERATION): public collections can be found and followed from Mastodon and other
+   * fediverse servers (server/federation/). Off unless set, while issue 21 is under way.
+   */
+  federation: boolean;
   /** Overall deadline of one link-preview fetch (DNS, redirects and body), 5 s by default. */
   previewTimeoutMs: number;
   /** Disk space the resized thumbnails (DATA_DIR/cache/images) may take, in MB (IMAGE_CACHE_MB). */
@@ -229,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     extensionOrigins: e.EXTENSION_ORIGINS === 'none' ? [] : splitList(e.EXTENSION_ORIGINS),
     trustProxy: e.TRUST_PROXY,
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
+    federation: e.FEDERATION,
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     imageCacheMb: e.IMAGE_CACHE_MB,
     importPreviewPerMinute: e.IMPORT_PREVIEW_PER_MINUTE,

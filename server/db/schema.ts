@@ -241,6 +241,28 @@ export interface Database {
     lang: string | null;
     captured_at: string | null;
   };
+  /** A public collection's ActivityPub key pairs, as JWK (migration 0024; server/federation/keys.ts). */
+  federation_collection_keys: {
+    supercuration_id: string;
+    keys_json: string;
+    created_at: string;
+  };
+  /** A remote (fediverse) actor following a public collection (migration 0024). */
+  federation_followers: {
+    supercuration_id: string;
+    actor_uri: string;
+    host: string;
+    inbox_uri: string;
+    shared_inbox_uri: string | null;
+    follow_uri: string;
+    created_at: string;
+  };
+  /** Fedify's key-value store (server/federation/kv-store.ts): JSON values, expiry as ISO time. */
+  federation_kv: {
+    key: string;
+    value: string;
+    expires_at: string | null;
+  };
   readable_copy_opt_outs: {
     user_id: string;
     created_at: string;

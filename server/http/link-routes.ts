@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { apiRoutes } from '../../shared/api/routes';
-import { LINK_MESSAGES, URL_MAX_LENGTH, normalizeUrl, paths } from '../../shared/domain';
+import { LINK_MESSAGES, URL_MAX_LENGTH, absoluteImageUrl, normalizeUrl, paths } from '../../shared/domain';
 import type { Db } from '../db';
 import { listLinks } from '../services/feed';
 import { toggleLike } from '../services/likes';
@@ -18,7 +18,7 @@ import { declared, zodRoutes } from './api-route';
 import type { Extractor } from '../readable/extractor';
 import type { SessionReader } from './session';
 import type { VisitorReads } from './visitor-reads';
-import { type MetaPage, absoluteImageUrl } from './web-routes';
+import type { MetaPage } from './web-routes';
 
 /** Bytes a share's JSON body may have with its readable copy (the other routes take 1 MB). */
 const SHARE_BODY_LIMIT = 8 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiRoutes } from '../../shared/api/routes';
-import { SUPERCURATION_MESSAGES, paths } from '../../shared/domain';
+import { SUPERCURATION_MESSAGES, absoluteImageUrl, paths } from '../../shared/domain';
 import type { Db } from '../db';
 import { collectionFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
@@ -23,7 +23,7 @@ import {
 import { addTag, createTagCategory, deleteTagCategory, removeTag, updateTagCategory } from '../services/tag-categories';
 import type { SessionReader } from './session';
 import type { VisitorReads } from './visitor-reads';
-import { type MetaPage, absoluteImageUrl } from './web-routes';
+import type { MetaPage } from './web-routes';
 
 interface Deps {
   db: Db;

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { UPLOADED_IMAGE_PATH, cap } from '../../shared/domain';
+import { cap } from '../../shared/domain';
 import { escapeHtml } from '../mail/render';
 import { loadServerRenderer, type ServerRenderer } from './server-render';
 import type { InProcessReads } from './visitor-reads';
@@ -37,13 +37,6 @@ export interface PrivatePage {
 const SITE_NAME = 'Supercurate';
 const SHELL_CHECK_MS = 1000;
 const DESCRIPTION_MAX = 200;
-
-/** An image URL as unfurlers need it: http(s) as is, one of our uploads made absolute, anything else dropped. */
-export function absoluteImageUrl(publicUrl: string, url: string | null): string | null {
-  if (!url) return null;
-  if (UPLOADED_IMAGE_PATH.test(url)) return `${publicUrl}${url}`;
-  return /^https?:\/\//i.test(url) ? url : null;
-}
 
 /**
  * The SPA's index.html with the page's <title>, description, Open Graph and Twitter tags in its

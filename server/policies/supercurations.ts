@@ -72,6 +72,14 @@ export function canFollowSupercuration(viewer: Viewer | null, c: SupercurationAc
   return viewer !== null && c.isPublic && !canEditSupercuration(viewer, c);
 }
 
+/**
+ * Issue 21: a public collection is an ActivityPub actor, which anyone on the fediverse may look up
+ * and follow; a private one is no actor (404), and its remote followers get nothing more from it.
+ */
+export function isFederatedCollection(c: Pick<SupercurationAccess, 'isPublic'>): boolean {
+  return c.isPublic;
+}
+
 /** canEditSupercuration as SQL, for the row `alias` of supercurations: its owner or a collaborator. */
 export function supercurationEditableBy(viewerId: string, alias: string): RawBuilder<boolean> {
   const s = sql.id(alias);

@@ -1,3 +1,5 @@
+import { UPLOADED_IMAGE_PATH } from './constants';
+
 /** True when `value` parses as an absolute http: or https: URL. */
 export function isHttpUrl(value: string): boolean {
   try {
@@ -73,4 +75,11 @@ export function normalizeUrl(raw: string): string | null {
   const url = new URL(withScheme);
   if (!url.hostname.includes('.') && url.hostname !== 'localhost') return null;
   return url.toString();
+}
+
+/** An image URL as unfurlers and other servers need it: http(s) as is, one of our uploads made absolute, anything else dropped. */
+export function absoluteImageUrl(publicUrl: string, url: string | null): string | null {
+  if (!url) return null;
+  if (UPLOADED_IMAGE_PATH.test(url)) return `${publicUrl}${url}`;
+  return /^https?:\/\//i.test(url) ? url : null;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../server/errors';
-import { absoluteImageUrl, renderPage } from '../../server/http/web-routes';
+import { absoluteImageUrl } from '../../shared/domain';
+import { renderPage } from '../../server/http/web-routes';
 import { canDeleteLink, canEditLink, canRepostLink } from '../../server/policies/links';
 import { type SupercurationAccess, canEditSupercuration, canSeeSupercuration } from '../../server/policies/supercurations';
 import { decodeCursor, encodeCursor } from '../../server/services/feed';

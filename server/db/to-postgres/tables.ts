@@ -14,6 +14,7 @@ export const SKIPPED_TABLES: Record<string, string> = {
   rate_limits: 'one-minute rate-limit windows',
   fetch_budget: "one-minute windows of the background fetchers' requests",
   fetch_hosts: 'spacing of background fetches per host',
+  federation_kv: "Fedify's cache of remote keys and documents, and of activities handled",
 };
 
 export interface Column {

@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * ActivityPub (issue 21; server/federation/). A public collection is an actor:
+ * - federation_collection_keys: its key pairs (RSA for HTTP signatures, Ed25519 for object
+ *   proofs) as JWK, made on first use and deleted with the collection;
+ * - federation_followers: the remote actors following it, with the inboxes to deliver to;
+ * - federation_kv: Fedify's cache (remote public keys and documents, activities already handled),
+ *   each entry with an optional expiry.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('federation_collection_keys')
+    .addColumn('supercuration_id', 'text', (c) => c.primaryKey().references('supercurations.id').onDelete('cascade'))
+    .addColumn('keys_json', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('federation_followers')
+    .addColumn('supercuration_id', 'text', (c) => c.notNull().references('supercurations.id').onDelete('cascade'))
+    .addColumn('actor_uri', 'text', (c) => c.notNull())
+    .addColumn('host', 'text', (c) => c.notNull())
+    .addColumn('inbox_uri', 'text', (c) => c.notNull())
+    .addColumn('shared_inbox_uri', 'text')
+    .addColumn('follow_uri', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('federation_followers_pk', ['supercuration_id', 'actor_uri'])
+    .execute();
+  await db.schema.createIndex('federation_followers_created').on('federation_followers').columns(['supercuration_id', 'created_at']).execute();
+  await db.schema
+    .createTable('federation_kv')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text')
+    .execute();
+  await db.schema.createIndex('federation_kv_expires').on('federation_kv').column('expires_at').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('federation_kv').ifExists().execute();
+  await db.schema.dropTable('federation_followers').ifExists().execute();
+  await db.schema.dropTable('federation_collection_keys').ifExists().execute();
+}

@@ -1,0 +1,133 @@
+import { Accept, Endpoints, type Federation, Follow, Group, Image, Undo, createFederation, isActor, parseSemVer } from '@fedify/fedify';
+import { Temporal } from '@js-temporal/polyfill';
+import type { Db } from '../db';
+import { escapeHtml } from '../mail/render';
+import { APP_VERSION } from '../version';
+import { absoluteImageUrl, paths } from '../../shared/domain';
+import { actorOfSlug, addRemoteFollower, collectionActor, collectionExists, collectionIdOf, removeRemoteFollower } from './collection-actors';
+import { collectionKeyPairs } from './keys';
+import { sqlKvStore } from './kv-store';
+
+/**
+ * ActivityPub (issue 21), on when FEDERATION is set; this module (and Fedify, ~45 MB of memory) is
+ * loaded only then, by server/http/federation-routes.ts. Each public collection is a `Group` actor at /ap/actors/c-{id}, found by
+ * WebFinger as @{slug}@{host}; the collection's public page answers with the same actor to a
+ * client asking for ActivityStreams JSON. Remote servers follow it through its inbox (signatures
+ * checked by Fedify), and are sent an Accept. Moderation choices: docs/decisions.md ("Fediverse").
+ */
+
+export interface FederationDeps {
+  db: Db;
+  publicUrl: string;
+  /** PREVIEW_ALLOW_PRIVATE: remote actors and keys may be fetched from private addresses (tests on loopback). */
+  allowPrivateAddress: boolean;
+  log: { warn(obj: object, msg: string): void };
+}
+
+export const ACTOR_PATH = '/ap/actors/{identifier}';
+export const SHARED_INBOX_PATH = '/ap/inbox';
+
+const ACTIVITY_TYPES = /application\/(activity\+json|ld\+json)/;
+
+/** Whether a client asks for ActivityStreams JSON before HTML (what Mastodon sends when it fetches an actor). */
+export function wantsActivityJson(accept: string | undefined): boolean {
+  if (!accept || !ACTIVITY_TYPES.test(accept)) return false;
+  const first = accept.split(',')[0]?.trim() ?? '';
+  return !first.startsWith('text/html') && !first.startsWith('application/xhtml+xml');
+}
+
+/** Expired cache entries are deleted this often (each process; the delete is idempotent). */
+const KV_PURGE_MS = 60 * 60_000;
+
+export function collectionFederation({ db, publicUrl, allowPrivateAddress, log }: FederationDeps): { federation: Federation<void>; stop(): void } {
+  const kysely = db.kysely;
+  const kv = sqlKvStore(kysely);
+  const purge = setInterval(() => kv.purgeExpired().catch((err) => log.warn({ err }, 'ActivityPub: the cache purge failed')), KV_PURGE_MS);
+  purge.unref();
+  const federation = createFederation<void>({ kv, origin: publicUrl, allowPrivateAddress });
+
+  federation
+    .setActorDispatcher(ACTOR_PATH, async (ctx, identifier) => {
+      const c = await collectionActor(kysely, identifier);
+      if (!c) return null;
+      const keys = await ctx.getActorKeyPairs(identifier);
+      const icon = absoluteImageUrl(publicUrl, c.thumbnail_url);
+      return new Group({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: c.slug,
+        name: c.title,
+        summary: c.description ? `<p>${escapeHtml(c.description)}</p>` : null,
+        icon: icon ? new Image({ url: new URL(icon) }) : null,
+        url: new URL(paths.publicSupercuration(c.slug), publicUrl),
+        inbox: ctx.getInboxUri(identifier),
+        followers: ctx.getFollowersUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        publicKey: keys[0]?.cryptographicKey ?? null,
+        assertionMethods: keys.map((k) => k.multikey),
+        manuallyApprovesFollowers: false,
+        discoverable: true,
+        published: Temporal.Instant.from(c.created_at),
+      });
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      const id = collectionIdOf(identifier);
+      return id && (await collectionExists(kysely, id)) ? collectionKeyPairs(kysely, id) : [];
+    })
+    .mapHandle(async (_ctx, username) => actorOfSlug(kysely, username));
+
+  // Followers are counted (in-app and remote together), not listed: they did not ask to be shown.
+  federation
+    .setFollowersDispatcher(`${ACTOR_PATH}/followers`, async (_ctx, identifier) =>
+      (await collectionActor(kysely, identifier)) ? { items: [] } : null,
+    )
+    .setCounter(async (_ctx, identifier) => (await collectionActor(kysely, identifier))?.followers ?? null);
+
+  federation
+    .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)
+    .on(Follow, async (ctx, follow) => {
+      if (follow.id === null || follow.objectId === null) return;
+      const target = ctx.parseUri(follow.objectId);
+      if (target?.type !== 'actor') return;
+      const collection = await collectionActor(kysely, target.identifier);
+      if (!collection) return;
+      const follower = await follow.getActor(ctx);
+      // Fedify checked that the signature is the actor's: its key, on its host.
+      if (!isActor(follower) || follower.id === null || follower.inboxId === null) return;
+      await addRemoteFollower(kysely, collection.id, {
+        actorUri: follower.id.href,
+        inboxUri: follower.inboxId.href,
+        sharedInboxUri: follower.endpoints?.sharedInbox?.href ?? null,
+        followUri: follow.id.href,
+      });
+      const actor = ctx.getActorUri(target.identifier);
+      await ctx.sendActivity(
+        { identifier: target.identifier },
+        follower,
+        new Accept({ id: new URL(`#accepts/${crypto.randomUUID()}`, actor), actor, object: follow }),
+      );
+    })
+    .on(Undo, async (ctx, undo) => {
+      const follow = await undo.getObject(ctx);
+      if (!(follow instanceof Follow) || follow.objectId === null || undo.actorId === null) return;
+      // Only the follower undoes its own follow.
+      if (follow.actorId?.href !== undo.actorId.href) return;
+      const target = ctx.parseUri(follow.objectId);
+      const id = target?.type === 'actor' ? collectionIdOf(target.identifier) : null;
+      if (id) await removeRemoteFollower(kysely, id, undo.actorId.href);
+    })
+    .onError((_ctx, err) => log.warn({ err }, 'ActivityPub inbox: an activity failed'));
+
+  federation.setNodeInfoDispatcher('/nodeinfo/2.1', async () => {
+    const [users, posts] = await Promise.all([
+      kysely.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      kysely.selectFrom('links').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      software: { name: 'supercurate', version: parseSemVer(APP_VERSION), homepage: new URL(publicUrl) },
+      protocols: ['activitypub'],
+      openRegistrations: true,
+      usage: { users: { total: Number(users.n) }, localPosts: Number(posts.n), localComments: 0 },
+    };
+  });
+  return { federation, stop: () => clearInterval(purge) };
+}

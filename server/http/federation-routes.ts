@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { paths } from '../../shared/domain';
+import { type FederationDeps, SHARED_INBOX_PATH, collectionFederation, wantsActivityJson } from '../federation';
+import { actorOfSlug, collectionActor } from '../federation/collection-actors';
+
+/** An activity is a few kB; Mastodon caps its own at 1 MB. */
+export const INBOX_BODY_LIMIT = 256 * 1024;
+/** Activities accepted per remote host (as its signature's key names it) a minute, all processes together. */
+export const INBOX_RATE_LIMIT = 300;
+
+/**
+ * Mounts the federation (server/federation/, loaded only when FEDERATION is on): its own paths
+ * (/ap/…, WebFinger, NodeInfo) as routes, inbox POSTs with their raw bytes (signatures cover them),
+ * and the public collection page's answer to ActivityPub clients. Call before the web routes: that
+ * page's route is registered there.
+ */
+export async function registerFederationRoutes(app: FastifyInstance, deps: FederationDeps): Promise<void> {
+  const { federation, stop } = collectionFederation(deps);
+  app.addHook('onClose', async () => stop());
+  const { publicUrl } = deps;
+  const kysely = deps.db.kysely;
+  const answer = async (reply: FastifyReply, request: Request) =>
+    sendWebResponse(
+      reply,
+      await federation.fetch(request, {
+        contextData: undefined,
+        // A browser opening an actor's URI is sent to the collection's page.
+        onNotAcceptable: async (req) => {
+          const identifier = new URL(req.url).pathname.split('/')[3] ?? '';
+          const c = await collectionActor(kysely, decodeURIComponent(identifier));
+          return c ? Response.redirect(new URL(paths.publicSupercuration(c.slug), publicUrl), 302) : new Response('Not Found', { status: 404 });
+        },
+      }),
+    );
+  for (const path of ['/.well-known/webfinger', '/.well-known/nodeinfo', '/nodeinfo/2.1', '/ap/*']) {
+    app.get(path, (req, reply) => answer(reply, toWebRequest(req, publicUrl)));
+  }
+  await app.register(async (inbox) => {
+    inbox.removeAllContentTypeParsers();
+    inbox.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INBOX_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    const options = {
+      config: { rateLimit: { max: INBOX_RATE_LIMIT, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => `ap-inbox:${signingHost(req)}` } },
+    };
+    const post = (req: FastifyRequest, reply: FastifyReply) => answer(reply, toWebRequest(req, publicUrl, req.body as Buffer));
+    inbox.post(SHARED_INBOX_PATH, options, post);
+    inbox.post('/ap/actors/:identifier/inbox', options, post);
+  });
+
+  // The public page of a collection, asked for as ActivityStreams JSON, is its actor.
+  const context = federation.createContext(new URL(publicUrl), undefined);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (route.url !== '/supercurations/public/:slug' || ![route.method].flat().includes('GET')) return;
+    const asActor = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!wantsActivityJson(req.headers.accept)) return;
+      const identifier = await actorOfSlug(kysely, (req.params as { slug: string }).slug);
+      if (!identifier) return;
+      return answer(reply, new Request(context.getActorUri(identifier), { headers: { accept: req.headers.accept ?? '' } }));
+    };
+    route.onRequest = [...[route.onRequest ?? []].flat(), asActor];
+  });
+}
+
+/** The Fetch API request Fedify reads, from Fastify's (the body as the bytes received: signatures cover them). */
+function toWebRequest(req: FastifyRequest, origin: string, body?: Buffer): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return new Request(new URL(req.url, origin), { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
+}
+
+/** Sends Fedify's answer through Fastify (so compression, security headers and logging still apply). */
+async function sendWebResponse(reply: FastifyReply, res: Response): Promise<FastifyReply> {
+  reply.code(res.status);
+  res.headers.forEach((value, name) => {
+    if (name !== 'content-length') reply.header(name, value);
+  });
+  return reply.send(Buffer.from(await res.arrayBuffer()));
+}
+
+/** The host a signed request says it comes from (its key's URI), else the client's address. */
+function signingHost(req: FastifyRequest): string {
+  const keyId = /keyId="([^"]+)"/.exec(String(req.headers.signature ?? ''))?.[1];
+  try {
+    return keyId ? new URL(keyId).host : `ip:${req.ip}`;
+  } catch {
+    return `ip:${req.ip}`;
+  }
+}

@@ -1,0 +1,156 @@
+import { Accept, Follow, Group, Undo, lookupWebFinger, signRequest } from '@fedify/fedify';
+import { Temporal } from '@js-temporal/polyfill';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Db } from '../../server/db';
+import { sqlKvStore } from '../../server/federation/kv-store';
+import { http, signedInUser } from '../support/client';
+import { describeEachDatabase } from '../support/each-database';
+import { type RemoteFollower, startRemoteFollower } from '../support/fediverse-follower';
+import { uniqueSlug } from '../support/supercurations';
+
+/**
+ * ActivityPub (issue 21): a public collection is a Group actor that a remote server finds by
+ * WebFinger and follows through its inbox. "Bob" lives on a second server on loopback, built with
+ * Fedify like ours; everything between them is real HTTP with real signatures.
+ */
+
+let bob: RemoteFollower;
+beforeAll(async () => {
+  bob = await startRemoteFollower();
+});
+afterAll(async () => {
+  await bob.close();
+});
+
+const AS_JSON = { accept: 'application/activity+json' };
+
+async function remoteFollowers(db: Db, supercurationId: string) {
+  return db.kysely.selectFrom('federation_followers').select(['actor_uri', 'inbox_uri', 'shared_inbox_uri', 'host']).where('supercuration_id', '=', supercurationId).execute();
+}
+
+describeEachDatabase(
+  'fediverse: collections as ActivityPub actors',
+  (ctx) => {
+    async function publicCollection(title = 'Deep Sea Reading') {
+      const curator = await signedInUser(ctx.server.url, 'Curator');
+      const slug = uniqueSlug('sea');
+      const collection = await curator.api.createSupercuration({ title, description: 'Vents & <smokers>', isPublic: true, slug });
+      return { curator, collection, slug };
+    }
+    const host = () => new URL(ctx.server.url).host;
+    const bobContext = () => bob.federation.createContext(new URL(bob.origin), undefined);
+
+    it('is found by WebFinger as @slug@host, and its actor document is a valid Group with a key', async () => {
+      const { collection, slug } = await publicCollection();
+      const res = await http(`${ctx.server.url}/.well-known/webfinger?resource=acct:${slug}@${host()}`);
+      expect(res.status).toBe(200);
+      const jrd = (await res.json()) as { subject: string; links: { rel: string; type?: string; href?: string }[] };
+      expect(jrd.subject).toBe(`acct:${slug}@${host()}`);
+      const self = jrd.links.find((l) => l.rel === 'self');
+      expect(self).toMatchObject({ type: 'application/activity+json', href: `${ctx.server.url}/ap/actors/c-${collection.id}` });
+
+      // Looked up by the remote server, through its own WebFinger client and document loader.
+      const byUrl = await lookupWebFinger(self?.href ?? '', { allowPrivateAddress: true });
+      expect(byUrl?.subject).toBe(self?.href);
+      const actor = await bobContext().lookupObject(self?.href ?? '');
+      expect(actor).toBeInstanceOf(Group);
+      const group = actor as Group;
+      expect(group.preferredUsername?.toString()).toBe(slug);
+      expect(group.name?.toString()).toBe('Deep Sea Reading');
+      expect(group.summary?.toString()).toBe('<p>Vents &amp; &lt;smokers&gt;</p>');
+      expect(group.url?.href).toBe(`${ctx.server.url}/supercurations/public/${slug}`);
+      expect(group.inboxId?.href).toBe(`${self?.href}/inbox`);
+      expect(group.endpoints?.sharedInbox?.href).toBe(`${ctx.server.url}/ap/inbox`);
+      const key = await group.getPublicKey();
+      expect(key?.id?.href).toBe(`${self?.href}#main-key`);
+      expect(key?.ownerId?.href).toBe(self?.href);
+
+      // Content negotiation: the public page is the actor for ActivityPub clients.
+      const page = await http(`${ctx.server.url}/supercurations/public/${slug}`, { headers: AS_JSON });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('application/activity+json');
+      expect(((await page.json()) as { id: string }).id).toBe(self?.href);
+      // A browser opening the actor's URI is sent to the page.
+      const browser = await http(self?.href ?? '', { headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect([browser.status, browser.headers.get('location')]).toEqual([302, `${ctx.server.url}/supercurations/public/${slug}`]);
+    });
+
+    it('a private collection is no actor: WebFinger, the actor and its page as JSON answer 404', async () => {
+      const { curator, collection, slug } = await publicCollection();
+      await curator.api.updateSupercuration(collection.id, { isPublic: false });
+      expect((await http(`${ctx.server.url}/.well-known/webfinger?resource=acct:${slug}@${host()}`)).status).toBe(404);
+      expect((await http(`${ctx.server.url}/ap/actors/c-${collection.id}`, { headers: AS_JSON })).status).toBe(404);
+      expect((await http(`${ctx.server.url}/ap/actors/c-nothing`, { headers: AS_JSON })).status).toBe(404);
+    });
+
+    it('NodeInfo names the software and the protocol', async () => {
+      const links = (await (await http(`${ctx.server.url}/.well-known/nodeinfo`)).json()) as { links: { href: string }[] };
+      const info = (await (await http(links.links[0]?.href ?? '')).json()) as { software: { name: string }; protocols: string[] };
+      expect(info.software.name).toBe('supercurate');
+      expect(info.protocols).toEqual(['activitypub']);
+    });
+
+    it('a signed Follow is stored with its inboxes and answered with an Accept; Undo removes it', async () => {
+      const { collection } = await publicCollection();
+      const b = bobContext();
+      const group = (await b.lookupObject(`${ctx.server.url}/ap/actors/c-${collection.id}`)) as Group;
+      const follow = new Follow({ id: new URL(`#follows/${crypto.randomUUID()}`, bob.actorUri), actor: bob.actorUri, object: group.id });
+      await b.sendActivity({ identifier: 'bob' }, group, follow);
+
+      const accept = await bob.next((a): a is Accept => a instanceof Accept && a.objectId?.href === follow.id?.href);
+      expect(accept.actorId?.href).toBe(group.id?.href);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([
+        { actor_uri: bob.actorUri.href, inbox_uri: `${bob.origin}/users/bob/inbox`, shared_inbox_uri: `${bob.origin}/inbox`, host: new URL(bob.origin).host },
+      ]);
+      const followers = (await (await http(`${group.id?.href}/followers`, { headers: AS_JSON })).json()) as { totalItems: number };
+      expect(followers.totalItems).toBe(1);
+
+      await b.sendActivity({ identifier: 'bob' }, group, new Undo({ id: new URL(`#undo/${crypto.randomUUID()}`, bob.actorUri), actor: bob.actorUri, object: follow }));
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+    });
+
+    it('refuses a forged Follow, unsigned or signed with a key that is not the actor’s, and stores nothing', async () => {
+      const { collection } = await publicCollection();
+      const actor = `${ctx.server.url}/ap/actors/c-${collection.id}`;
+      const body = JSON.stringify({
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${bob.actorUri.href}#forged-${crypto.randomUUID()}`,
+        type: 'Follow',
+        actor: bob.actorUri.href,
+        object: actor,
+      });
+      const post = (headers: Record<string, string> = {}) =>
+        new Request(`${actor}/inbox`, { method: 'POST', headers: { 'content-type': 'application/activity+json', ...headers }, body });
+
+      expect((await http(post())).status).toBe(401);
+      // Bob's key id, but signed with another key.
+      const other = await crypto.subtle.generateKey(
+        { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+        true,
+        ['sign', 'verify'],
+      );
+      const forged = await signRequest(post(), other.privateKey, new URL('#main-key', bob.actorUri));
+      expect((await http(forged)).status).toBe(401);
+      // Signed by Bob, but the body changed after signing.
+      const signed = await signRequest(post(), bob.keys.privateKey, new URL('#main-key', bob.actorUri));
+      const tampered = new Request(signed.url, { method: 'POST', headers: signed.headers, body: body.replace('Follow', 'Like') });
+      expect((await http(tampered)).status).toBe(401);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+    });
+
+    it("keeps Fedify's cache in the database: entries expire, and the purge deletes them", async () => {
+      const kv = sqlKvStore(ctx.server.db.kysely);
+      await kv.set(['_test', 'kept'], { a: 1 });
+      await kv.set(['_test', 'brief'], 'x', { ttl: Temporal.Duration.from({ seconds: 60 }) });
+      expect([await kv.get(['_test', 'kept']), await kv.get(['_test', 'brief'])]).toEqual([{ a: 1 }, 'x']);
+      await kv.set(['_test', 'kept'], { a: 2 });
+      expect(await kv.get(['_test', 'kept'])).toEqual({ a: 2 });
+      await kv.purgeExpired(new Date(Date.now() + 61_000));
+      const left = await ctx.server.db.kysely.selectFrom('federation_kv').select('key').where('key', 'like', '["_test"%').execute();
+      expect(left.map((r) => r.key)).toEqual(['["_test","kept"]']);
+      await kv.delete(['_test', 'kept']);
+      expect(await kv.get(['_test', 'kept'])).toBeUndefined();
+    });
+  },
+  { FEDERATION: 'true', PREVIEW_ALLOW_PRIVATE: 'true' },
+);
