@@ -224,7 +224,13 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerEmailSubscriptionRoutes(server, { ...mailDeps, session });
   if (config.federation) {
     const { registerFederationRoutes } = await import('./http/federation-routes');
-    await registerFederationRoutes(server, { db, publicUrl: config.publicUrl, allowPrivateAddress: config.previewAllowPrivate, log: server.log });
+    await registerFederationRoutes(server, {
+      db,
+      publicUrl: config.publicUrl,
+      allowPrivateAddress: config.previewAllowPrivate,
+      timeoutMs: config.previewTimeoutMs,
+      log: server.log,
+    });
   }
   await registerWebRoutes(server, config.webDir, {
     metaPages: [linkPage(db, config.publicUrl), publicSupercurationPage(db, config.publicUrl), profilePage(db, config.publicUrl)],

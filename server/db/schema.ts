@@ -1,5 +1,17 @@
 import type { Generated } from 'kysely';
 
+/** The columns of an outbox whose rows are claimed under a lease (server/db/leases.ts). */
+interface OutboxColumns {
+  status: 'queued' | 'sent' | 'failed' | 'cancelled';
+  attempts: number;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  claim_token: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 /**
  * Tables of SPEC §3. Times are ISO-8601 UTC strings (same text in both dialects, sorts
  * correctly); booleans are 0/1 integers so one migration set fits SQLite and PostgreSQL.
@@ -212,15 +224,7 @@ export interface Database {
     html_body: string;
     unsubscribe_url: string | null;
     subscriber_id: string | null;
-    status: 'queued' | 'sent' | 'failed' | 'cancelled';
-    attempts: number;
-    next_attempt_at: string;
-    claimed_until: string | null;
-    claim_token: string | null;
-    last_error: string | null;
-    created_at: string;
-    sent_at: string | null;
-  };
+  } & OutboxColumns;
   /** A link's readable copy and, while due_at is set, the job that makes it (migration 0020). */
   link_copies: {
     link_id: string;
@@ -257,6 +261,15 @@ export interface Database {
     follow_uri: string;
     created_at: string;
   };
+  /** An activity to send to one remote inbox (migration 0024; server/federation/deliveries.ts). */
+  federation_deliveries: {
+    id: string;
+    supercuration_id: string;
+    /** The resource it is about; null for the collection itself. */
+    link_id: string | null;
+    activity: 'create' | 'delete' | 'delete-actor';
+    inbox_uri: string;
+  } & OutboxColumns;
   /** Fedify's key-value store (server/federation/kv-store.ts): JSON values, expiry as ISO time. */
   federation_kv: {
     key: string;

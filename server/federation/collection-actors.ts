@@ -17,6 +17,7 @@ export interface CollectionActorRow {
   description: string;
   thumbnail_url: string | null;
   created_at: string;
+  links_count: number;
   followers: number;
 }
 
@@ -33,6 +34,7 @@ export async function collectionActor(db: Kysely<Database>, identifier: string):
       's.description',
       's.thumbnail_url',
       's.created_at',
+      's.links_count',
       's.is_public',
       (eb) =>
         eb(
@@ -44,7 +46,7 @@ export async function collectionActor(db: Kysely<Database>, identifier: string):
     .where('s.id', '=', id)
     .executeTakeFirst();
   if (!row?.slug || !isFederatedCollection({ isPublic: row.is_public === 1 })) return null;
-  return { ...row, slug: row.slug, followers: Number(row.followers) };
+  return { ...row, slug: row.slug, links_count: Number(row.links_count), followers: Number(row.followers) };
 }
 
 /** The actor identifier of the public collection with this slug (a WebFinger handle), or null. */

@@ -1,11 +1,13 @@
-import { Accept, Endpoints, type Federation, Follow, Group, Image, Undo, createFederation, isActor, parseSemVer } from '@fedify/fedify';
+import { Accept, Endpoints, type Federation, Follow, Group, Image, Note, Undo, createFederation, isActor, parseSemVer } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import type { Db } from '../db';
 import { escapeHtml } from '../mail/render';
 import { APP_VERSION } from '../version';
 import { absoluteImageUrl, paths } from '../../shared/domain';
-import { actorOfSlug, addRemoteFollower, collectionActor, collectionExists, collectionIdOf, removeRemoteFollower } from './collection-actors';
+import { actorIdentifier, actorOfSlug, addRemoteFollower, collectionActor, collectionExists, collectionIdOf, removeRemoteFollower } from './collection-actors';
+import { decodeKeyset, encodeKeyset } from '../db/keyset';
 import { collectionKeyPairs } from './keys';
+import { NOTES_PATH, resourceCreate, resourceNote, resourceRows } from './notes';
 import { sqlKvStore } from './kv-store';
 
 /**
@@ -21,6 +23,8 @@ export interface FederationDeps {
   publicUrl: string;
   /** PREVIEW_ALLOW_PRIVATE: remote actors and keys may be fetched from private addresses (tests on loopback). */
   allowPrivateAddress: boolean;
+  /** One delivery's deadline (PREVIEW_TIMEOUT_MS). */
+  timeoutMs: number;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -36,6 +40,8 @@ export function wantsActivityJson(accept: string | undefined): boolean {
   return !first.startsWith('text/html') && !first.startsWith('application/xhtml+xml');
 }
 
+/** Activities per page of an actor's outbox. */
+const OUTBOX_PAGE = 20;
 /** Expired cache entries are deleted this often (each process; the delete is idempotent). */
 const KV_PURGE_MS = 60 * 60_000;
 
@@ -60,6 +66,7 @@ export function collectionFederation({ db, publicUrl, allowPrivateAddress, log }
         icon: icon ? new Image({ url: new URL(icon) }) : null,
         url: new URL(paths.publicSupercuration(c.slug), publicUrl),
         inbox: ctx.getInboxUri(identifier),
+        outbox: ctx.getOutboxUri(identifier),
         followers: ctx.getFollowersUri(identifier),
         endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
         publicKey: keys[0]?.cryptographicKey ?? null,
@@ -81,6 +88,37 @@ export function collectionFederation({ db, publicUrl, allowPrivateAddress, log }
       (await collectionActor(kysely, identifier)) ? { items: [] } : null,
     )
     .setCounter(async (_ctx, identifier) => (await collectionActor(kysely, identifier))?.followers ?? null);
+
+  // The outbox: a Create per resource, newest first, OUTBOX_PAGE a page.
+  const OUTBOX_TAG = 'ap-outbox';
+  federation
+    .setOutboxDispatcher(`${ACTOR_PATH}/outbox`, async (ctx, identifier, cursor) => {
+      const c = cursor === null ? null : await collectionActor(kysely, identifier);
+      if (!c || cursor === null) return null;
+      let before: [string, string] | null = null;
+      if (cursor !== '') {
+        try {
+          before = decodeKeyset(OUTBOX_TAG, ['string', 'string'], cursor) as [string, string];
+        } catch {
+          return null;
+        }
+      }
+      const rows = await resourceRows(kysely, c.id, { before, limit: OUTBOX_PAGE + 1 });
+      const page = rows.slice(0, OUTBOX_PAGE);
+      const last = page[page.length - 1];
+      const actor = ctx.getActorUri(identifier);
+      return {
+        items: page.map((r) => resourceCreate(publicUrl, actor, r)),
+        nextCursor: rows.length > OUTBOX_PAGE && last ? encodeKeyset(OUTBOX_TAG, [last.added_at, last.link_id]) : null,
+      };
+    })
+    .setCounter(async (_ctx, identifier) => (await collectionActor(kysely, identifier))?.links_count ?? null)
+    .setFirstCursor(() => '');
+
+  federation.setObjectDispatcher(Note, NOTES_PATH, async (ctx, { collection, link }) => {
+    const [row] = await resourceRows(kysely, collection, { linkIds: [link] });
+    return row ? resourceNote(publicUrl, ctx.getActorUri(actorIdentifier(collection)), row) : null;
+  });
 
   federation
     .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { paths } from '../../shared/domain';
 import { type FederationDeps, SHARED_INBOX_PATH, collectionFederation, wantsActivityJson } from '../federation';
 import { actorOfSlug, collectionActor } from '../federation/collection-actors';
+import { startDeliveryWorker } from '../federation/deliveries';
+import { anyAddress, publicOnly } from '../preview/address-policy';
 
 /** An activity is a few kB; Mastodon caps its own at 1 MB. */
 export const INBOX_BODY_LIMIT = 256 * 1024;
@@ -16,7 +18,18 @@ export const INBOX_RATE_LIMIT = 300;
  */
 export async function registerFederationRoutes(app: FastifyInstance, deps: FederationDeps): Promise<void> {
   const { federation, stop } = collectionFederation(deps);
-  app.addHook('onClose', async () => stop());
+  const deliveries = startDeliveryWorker({
+    db: deps.db,
+    federation,
+    publicUrl: deps.publicUrl,
+    policy: deps.allowPrivateAddress ? anyAddress : publicOnly,
+    timeoutMs: deps.timeoutMs,
+    log: deps.log,
+  });
+  app.addHook('onClose', async () => {
+    stop();
+    await deliveries.stop();
+  });
   const { publicUrl } = deps;
   const kysely = deps.db.kysely;
   const answer = async (reply: FastifyReply, request: Request) =>

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../db';
 import { newId } from '../db/ids';
+import { claimDueRows, pruneFinished } from '../db/leases';
 import type { Database } from '../db/schema';
 import { type MailMessage, type Mailer, isTransientMailError } from './mailer';
 
@@ -10,10 +10,8 @@ import { type MailMessage, type Mailer, isTransientMailError } from './mailer';
  * inserted into mail_outbox in the same transaction as the change that causes it, and the worker of
  * each server process sends queued rows.
  *
- * - Claiming: a worker takes a batch of due rows by setting a lease (claimed_until, claim_token,
- *   attempts + 1) — on PostgreSQL `SELECT … FOR UPDATE SKIP LOCKED` then UPDATE in one transaction,
- *   so several server processes take disjoint batches without waiting for each other; on SQLite
- *   (one writer at a time) a single `UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING`.
+ * - Claiming: a worker takes a batch of due rows by setting a lease (server/db/leases.ts), so
+ *   several server processes take disjoint batches without waiting for each other.
  * - Sending: each row is marked 'sent' right after the SMTP server accepted it. A process killed
  *   between the two leaves the row claimed; once the lease is over another worker sends it again,
  *   with the same Message-ID (fixed at enqueue), so the rare duplicate is recognisable. That window
@@ -115,54 +113,8 @@ export function backoffSeconds(retrySeconds: number, attempt: number): number {
   return Math.min(MAX_BACKOFF_SECONDS, retrySeconds * 2 ** Math.max(0, attempt - 1));
 }
 
-interface Claim {
-  token: string;
-  rows: OutboxRow[];
-}
-
 /** Takes up to `limit` due rows under a new lease (see the file comment). */
-export async function claimDueMail(db: Db, limit: number, leaseMs: number, now = new Date()): Promise<Claim> {
-  const token = randomBytes(12).toString('hex');
-  const nowIso = now.toISOString();
-  const set = {
-    claimed_until: new Date(now.getTime() + leaseMs).toISOString(),
-    claim_token: token,
-  };
-  const due = (k: Kysely<Database>) =>
-    k
-      .selectFrom('mail_outbox')
-      .select('id')
-      .where('status', '=', 'queued')
-      .where('next_attempt_at', '<=', nowIso)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', nowIso)]))
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(limit);
-  if (db.dialect === 'postgres') {
-    const rows = await db.kysely.transaction().execute(async (trx) => {
-      const ids = (await due(trx).forUpdate().skipLocked().execute()).map((r) => r.id);
-      if (ids.length === 0) return [];
-      return trx
-        .updateTable('mail_outbox')
-        .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
-        .where('id', 'in', ids)
-        .returningAll()
-        .execute();
-    });
-    return { token, rows: sortRows(rows) };
-  }
-  const rows = await db.kysely
-    .updateTable('mail_outbox')
-    .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', due(db.kysely))
-    .returningAll()
-    .execute();
-  return { token, rows: sortRows(rows) };
-}
-
-// RETURNING gives no order: send in queue order.
-const sortRows = (rows: OutboxRow[]) =>
-  rows.sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.id.localeCompare(b.id));
+export const claimDueMail = (db: Db, limit: number, leaseMs: number, now = new Date()) => claimDueRows(db, 'mail_outbox', limit, leaseMs, now);
 
 export interface OutboxRun {
   claimed: number;
@@ -279,19 +231,7 @@ const PRUNE_EVERY_MS = 3600_000;
 const DAY_MS = 86_400_000;
 
 /** Deletes finished rows past their keeping time; answers how many. */
-export async function pruneOutbox(db: Db, now = new Date()): Promise<number> {
-  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
-  const done = await db.kysely
-    .deleteFrom('mail_outbox')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', 'in', ['sent', 'cancelled']), eb('created_at', '<', before(KEEP_SENT_DAYS))]),
-        eb.and([eb('status', '=', 'failed'), eb('created_at', '<', before(KEEP_FAILED_DAYS))]),
-      ]),
-    )
-    .executeTakeFirst();
-  return Number(done.numDeletedRows);
-}
+export const pruneOutbox = (db: Db, now = new Date()) => pruneFinished(db, 'mail_outbox', KEEP_SENT_DAYS * DAY_MS, KEEP_FAILED_DAYS * DAY_MS, now);
 
 export interface OutboxWorker {
   /** Look for due mail now (after queueing some); cheap to call often. */

@@ -9,8 +9,8 @@ import zlib from 'node:zlib';
 import { type HopPolicy, bareHostname } from './address-policy';
 
 /**
- * An SSRF-guarded GET. Every hop (the URL and each redirect) is resolved here, vetted by the
- * policy with ALL its addresses, and then connected to one of exactly those addresses through a
+ * An SSRF-guarded GET (or POST: ActivityPub deliveries). Every hop (the URL and each redirect) is
+ * resolved here, vetted by the policy with ALL its addresses, and then connected to one of exactly those addresses through a
  * custom `lookup`, so a DNS answer that changes between the check and the connection (DNS
  * rebinding) cannot move the request. Host and TLS SNI stay the hostname. Redirects are followed
  * by hand; one deadline covers DNS, connection, redirects and body; the body is cut at a limit.
@@ -74,8 +74,9 @@ export interface SafeFetchOptions {
   headers: Record<string, string>;
   /** A redirect to the same host is followed this much later (a polite fetcher's spacing). */
   sameHostHopDelayMs?: number;
-  /** GET (default) or HEAD, on every hop. */
-  method?: 'GET' | 'HEAD';
+  /** GET (default) or HEAD, on every hop; or POST with `body` (give it no redirects to follow). */
+  method?: 'GET' | 'HEAD' | 'POST';
+  body?: Buffer;
   /** Whether to read the body of a final response (e.g. only 2xx HTML). Default: 2xx. */
   wantBody?: (status: number, contentType: string) => boolean;
   resolve?: Resolver;
@@ -108,7 +109,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
   let url = new URL(input);
   for (let redirects = 0; ; redirects++) {
     const addresses = await vetHop(url, options.policy, resolve, signal);
-    const res = await request(url, addresses, options.method ?? 'GET', options.headers, signal);
+    const res = await request(url, addresses, options.method ?? 'GET', options.headers, signal, options.body);
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode ?? 0) && location) {
       res.destroy();
@@ -186,9 +187,10 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 function request(
   url: URL,
   addresses: ResolvedAddress[],
-  method: 'GET' | 'HEAD',
+  method: 'GET' | 'HEAD' | 'POST',
   headers: Record<string, string>,
   signal: AbortSignal,
+  body?: Buffer,
 ): Promise<http.IncomingMessage> {
   // Answers any lookup of this hop with the vetted addresses (never asks DNS again).
   const lookup: net.LookupFunction = (_hostname, opts, callback) => {
@@ -214,7 +216,7 @@ function request(
     req.once('error', (err) =>
       reject(signal.aborted ? new FetchFailedError('Timed out', 'timeout') : new FetchFailedError(err.message, failureKind(err))),
     );
-    req.end();
+    req.end(body);
   });
 }
 

@@ -24,6 +24,7 @@ import {
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
 import type { ReadableCopy } from '../readable/extract';
+import { queueDeliveries } from './federation-deliveries';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, queueReadableCopies, restartReadableCopy } from './readable-copies';
@@ -382,6 +383,12 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
         .where('id', '=', link.original_post_id)
         .execute();
     }
+    await queueDeliveries(
+      trx,
+      'delete',
+      collections.map((c) => c.supercuration_id),
+      id,
+    );
     // Cascades to its topics, likes and memberships; its reposts keep their copy (original_post_id → null).
     await trx.deleteFrom('links').where('id', '=', id).execute();
   });

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { SupercurationAccess } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
+import { queueDeliveries } from './federation-deliveries';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -197,6 +198,7 @@ export async function addToCollections(
   }
   const added = await insertMembers(trx, args, `${ids.length} ${url === null ? 'no-url' : 'url'}`);
   if (added.length !== ids.length) throw duplicateLink();
+  await queueDeliveries(trx, 'create', ids, linkId);
 }
 
 /**
@@ -223,6 +225,7 @@ export async function removeFromCollections(
       .set({ links_count: decrement('links_count') })
       .where('id', 'in', removedIds)
       .execute();
+    await queueDeliveries(trx, 'delete', removedIds, linkId);
   }
   return removedIds;
 }

@@ -31,6 +31,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { toDetail, toSummaries } from '../presenters/supercurations';
+import { forgetRemoteFollowers } from './federation-deliveries';
 import { type StoredTopic, storeCollectionTopics } from './collection-topics';
 import { assertOwnTopics } from './topics';
 
@@ -391,6 +392,7 @@ export async function updateSupercuration(
         .where('id', '=', access.id)
         .execute();
       if (changes.topics && topicOwner) await replaceTopics(trx, topicOwner, changes.topics);
+      if (access.isPublic && !isPublic) await forgetRemoteFollowers(trx, access.id);
     }),
   );
   return getSupercuration(db, viewer, id);

@@ -1,4 +1,4 @@
-import { Accept, Follow, Group, Undo, lookupWebFinger, signRequest } from '@fedify/fedify';
+import { Accept, Create, Delete, Document, Follow, Group, Hashtag, Note, Undo, lookupWebFinger, signRequest } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../server/db';
@@ -23,6 +23,12 @@ afterAll(async () => {
 });
 
 const AS_JSON = { accept: 'application/activity+json' };
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
 
 async function remoteFollowers(db: Db, supercurationId: string) {
   return db.kysely.selectFrom('federation_followers').select(['actor_uri', 'inbox_uri', 'shared_inbox_uri', 'host']).where('supercuration_id', '=', supercurationId).execute();
@@ -107,6 +113,76 @@ describeEachDatabase(
 
       await b.sendActivity({ identifier: 'bob' }, group, new Undo({ id: new URL(`#undo/${crypto.randomUUID()}`, bob.actorUri), actor: bob.actorUri, object: follow }));
       expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+    });
+
+    /** Bob follows the collection, and has its Accept. */
+    async function bobFollows(collectionId: string) {
+      const b = bobContext();
+      const group = (await b.lookupObject(`${ctx.server.url}/ap/actors/c-${collectionId}`)) as Group;
+      const follow = new Follow({ id: new URL(`#follows/${crypto.randomUUID()}`, bob.actorUri), actor: bob.actorUri, object: group.id });
+      await b.sendActivity({ identifier: 'bob' }, group, follow);
+      await bob.next((a): a is Accept => a instanceof Accept && a.objectId?.href === follow.id?.href);
+      return { group, follow };
+    }
+    const deliveries = (db: Db, linkId: string) =>
+      db.kysely.selectFrom('federation_deliveries').select(['activity', 'inbox_uri']).where('link_id', '=', linkId).execute();
+
+    it('publishes to followers: a resource added is a signed Create of a Note, removed a Delete; Undo stops it', async () => {
+      const curator = await signedInUser(ctx.server.url, 'Curator');
+      const topic = await curator.api.createTopic({ name: 'Deep sea', color: '#336699' });
+      const collection = await curator.api.createSupercuration({ title: 'Vents', isPublic: true, slug: uniqueSlug('vents'), topics: [topic.id] });
+      const { group, follow } = await bobFollows(collection.id);
+
+      const link = await curator.api.addResource(collection.id, {
+        link: { title: 'Life at black smokers', description: 'Bacteria & <light>', url: 'https://example.com/smokers', thumbnailUrl: 'https://example.com/smokers.jpg' },
+      });
+      const create = await bob.next((a): a is Create => a instanceof Create && a.objectId?.href === `${ctx.server.url}/ap/notes/${collection.id}/${link.id}`);
+      expect(create.actorId?.href).toBe(group.id?.href);
+      const note = (await create.getObject()) as Note;
+      expect(note).toBeInstanceOf(Note);
+      const content = note.content?.toString() ?? '';
+      expect(content).toContain('<a href="https://example.com/smokers">Life at black smokers</a>');
+      expect(content).toContain('Bacteria &amp; &lt;light&gt;');
+      expect(content).toContain('#<span>DeepSea</span>');
+      expect(note.url?.href).toBe(`${ctx.server.url}/links/${link.id}`);
+      const [attachment] = await collect(note.getAttachments());
+      expect(attachment).toBeInstanceOf(Document);
+      expect([(attachment as Document).url?.href, (attachment as Document).name?.toString()]).toEqual(['https://example.com/smokers.jpg', 'Life at black smokers']);
+      const [tag] = await collect(note.getTags());
+      expect((tag as Hashtag).name?.toString()).toBe('#DeepSea');
+      // One delivery per inbox: Bob's server's shared inbox.
+      expect(await deliveries(ctx.server.db, link.id)).toEqual([{ activity: 'create', inbox_uri: `${bob.origin}/inbox` }]);
+      // The outbox lists it, newest first; the Note dereferences.
+      const outbox = (await (await http(`${group.id?.href}/outbox`, { headers: AS_JSON })).json()) as { totalItems: number; first: string };
+      expect(outbox.totalItems).toBe(1);
+      const page = (await (await http(outbox.first, { headers: AS_JSON })).json()) as { orderedItems: { object: { id: string } }[] };
+      expect(page.orderedItems.map((i) => i.object.id)).toEqual([note.id?.href]);
+      expect((await http(note.id?.href ?? '', { headers: AS_JSON })).status).toBe(200);
+
+      await curator.api.removeResource(collection.id, link.id);
+      const deleted = await bob.next((a): a is Delete => a instanceof Delete && a.objectId?.href === note.id?.href);
+      expect(deleted.actorId?.href).toBe(group.id?.href);
+      expect((await http(note.id?.href ?? '', { headers: AS_JSON })).status).toBe(404);
+
+      await bobContext().sendActivity(
+        { identifier: 'bob' },
+        group,
+        new Undo({ id: new URL(`#undo/${crypto.randomUUID()}`, bob.actorUri), actor: bob.actorUri, object: follow }),
+      );
+      const after = await curator.api.addResource(collection.id, { link: { title: 'After Undo', description: 'Unheard', url: 'https://example.com/after-undo' } });
+      expect(await deliveries(ctx.server.db, after.id)).toEqual([]);
+    });
+
+    it('a collection made private sends its followers a Delete of the actor, and forgets them', async () => {
+      const { curator, collection } = await publicCollection();
+      const { group } = await bobFollows(collection.id);
+      await curator.api.updateSupercuration(collection.id, { isPublic: false });
+      const gone = await bob.next((a): a is Delete => a instanceof Delete && a.objectId?.href === group.id?.href);
+      expect(gone.actorId?.href).toBe(group.id?.href);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+      // Nothing more goes out from it.
+      const later = await curator.api.addResource(collection.id, { link: { title: 'Private now', description: 'Unheard', url: 'https://example.com/private-now' } });
+      expect(await deliveries(ctx.server.db, later.id)).toEqual([]);
     });
 
     it('refuses a forged Follow, unsigned or signed with a key that is not the actor’s, and stores nothing', async () => {

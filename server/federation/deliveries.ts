@@ -1,0 +1,213 @@
+import { type Activity, Delete, type Federation, PUBLIC_COLLECTION, Tombstone, signRequest } from '@fedify/fedify';
+import { Temporal } from '@js-temporal/polyfill';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db';
+import { claimDueRows, pruneFinished } from '../db/leases';
+import type { Database } from '../db/schema';
+import { backoffSeconds } from '../mail/outbox';
+import type { HopPolicy } from '../preview/address-policy';
+import { FetchRefusedError, safeFetch } from '../preview/safe-fetch';
+import { actorIdentifier } from './collection-actors';
+import { collectionKeyPairs } from './keys';
+import { noteUri, resourceCreate, resourceRows } from './notes';
+
+/**
+ * Sends the activities queued in federation_deliveries (server/services/federation-deliveries.ts):
+ * each process's worker claims due rows under a lease (server/db/leases.ts, as the mail outbox), so
+ * a row is sent by one process at a time; a process that dies mid-batch leaves its rows to another
+ * once the lease ends. A row's activity is built when it is sent, from the current rows: a resource
+ * removed before its Create went out is not announced at all. Each POST is signed (HTTP
+ * Signatures, the collection's RSA key) and made through the SSRF guard: an inbox is a URL a remote
+ * server gave us. 2xx: sent. 4xx (but 408 and 429): refused for good. Anything else is retried
+ * after 1 min, 2, 4… (6 h at most), 8 attempts in all.
+ */
+
+type DeliveryRow = Selectable<Database['federation_deliveries']>;
+
+export interface DeliveryOptions {
+  db: Db;
+  federation: Federation<void>;
+  publicUrl: string;
+  /** Which addresses an inbox may have (public only, unless PREVIEW_ALLOW_PRIVATE). */
+  policy: HopPolicy;
+  timeoutMs: number;
+  log: { warn(obj: object, msg: string): void };
+  /** How often the worker looks for due rows. */
+  pollMs?: number;
+}
+
+export const DELIVERY_MAX_ATTEMPTS = 8;
+const RETRY_SECONDS = 60;
+const LEASE_MS = 5 * 60_000;
+const BATCH = 100;
+/** POSTs in flight at once, per process. */
+const CONCURRENCY = 8;
+const DEFAULT_POLL_MS = 1000;
+/** Sent and cancelled rows are kept a week (to look up what went out), failed ones a month. */
+const KEEP_SENT_MS = 7 * 86_400_000;
+const KEEP_FAILED_MS = 30 * 86_400_000;
+
+export interface DeliveryRun {
+  claimed: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+  cancelled: number;
+}
+
+const actorUriOf = (o: DeliveryOptions, supercurationId: string) =>
+  o.federation.createContext(new URL(o.publicUrl), undefined).getActorUri(actorIdentifier(supercurationId));
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+
+/** The activity a row stands for, as JSON-LD; null when there is nothing to say any more. */
+async function activityOf(o: DeliveryOptions, row: DeliveryRow): Promise<object | null> {
+  const ctx = o.federation.createContext(new URL(o.publicUrl), undefined);
+  const actorUri = actorUriOf(o, row.supercuration_id);
+  const stamp = Date.parse(row.created_at);
+  let activity: Activity;
+  if (row.activity === 'create') {
+    const [resource] = await resourceRows(o.db.kysely, row.supercuration_id, { linkIds: row.link_id ? [row.link_id] : [] });
+    if (!resource) return null;
+    activity = resourceCreate(o.publicUrl, actorUri, resource);
+  } else {
+    const object = row.activity === 'delete' && row.link_id ? noteUri(o.publicUrl, row.supercuration_id, row.link_id) : actorUri;
+    activity = new Delete({
+      id: new URL(`#delete-${stamp}`, object),
+      actor: actorUri,
+      object: new Tombstone({ id: object, deleted: Temporal.Instant.fromEpochMilliseconds(stamp) }),
+      to: PUBLIC_COLLECTION,
+    });
+  }
+  return activity.toJsonLd({ format: 'compact', contextLoader: ctx.contextLoader }) as Promise<object>;
+}
+
+/** Claims one batch of due rows and sends it. */
+export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Promise<DeliveryRun> {
+  const db = o.db.kysely;
+  const { token, rows } = await claimDueRows(o.db, 'federation_deliveries', BATCH, LEASE_MS, now);
+  const run: DeliveryRun = { claimed: rows.length, sent: 0, retrying: 0, failed: 0, cancelled: 0 };
+  const mine = (id: string) => db.updateTable('federation_deliveries').where('id', '=', id).where('claim_token', '=', token);
+  const finish = (id: string, status: 'sent' | 'failed' | 'cancelled', lastError: string | null = null) =>
+    mine(id)
+      .set({ status, claimed_until: null, claim_token: null, last_error: lastError, ...(status === 'sent' ? { sent_at: new Date().toISOString() } : {}) })
+      .execute();
+
+  // One body per event (an activity about one resource, queued at one time), whatever its inboxes.
+  const bodies = new Map<string, Promise<Buffer | null>>();
+  const bodyOf = (row: DeliveryRow) => {
+    const key = `${row.activity} ${row.supercuration_id} ${row.link_id} ${row.created_at}`;
+    let body = bodies.get(key);
+    if (!body) {
+      body = activityOf(o, row).then((json) => (json ? Buffer.from(JSON.stringify(json)) : null));
+      bodies.set(key, body);
+    }
+    return body;
+  };
+  const keys = new Map<string, Promise<CryptoKeyPair | undefined>>();
+  const keyOf = (supercurationId: string) => {
+    let key = keys.get(supercurationId);
+    if (!key) {
+      key = collectionKeyPairs(db, supercurationId).then((pairs) => pairs[0]);
+      keys.set(supercurationId, key);
+    }
+    return key;
+  };
+
+  const sendOne = async (row: DeliveryRow) => {
+    const body = await bodyOf(row);
+    const key = await keyOf(row.supercuration_id);
+    if (!body || !key) {
+      await finish(row.id, 'cancelled', 'Nothing to send any more');
+      run.cancelled += 1;
+      return;
+    }
+    const keyId = new URL('#main-key', actorUriOf(o, row.supercuration_id));
+    let error: string;
+    let retry = true;
+    try {
+      const signed = await signRequest(
+        new Request(row.inbox_uri, {
+          method: 'POST',
+          headers: { 'content-type': 'application/activity+json', accept: 'application/activity+json' },
+          body: new Uint8Array(body),
+        }),
+        key.privateKey,
+        keyId,
+      );
+      const res = await safeFetch(row.inbox_uri, {
+        method: 'POST',
+        body,
+        headers: Object.fromEntries(signed.headers),
+        policy: o.policy,
+        timeoutMs: o.timeoutMs,
+        maxBytes: 0,
+        maxRedirects: 0,
+        wantBody: () => false,
+      });
+      if (res.status >= 200 && res.status < 300) {
+        await finish(row.id, 'sent');
+        run.sent += 1;
+        return;
+      }
+      error = `HTTP ${res.status}`;
+      retry = res.status >= 500 || res.status === 408 || res.status === 429 || (res.status >= 300 && res.status < 400);
+    } catch (err) {
+      error = errorText(err);
+      retry = !(err instanceof FetchRefusedError);
+    }
+    if (retry && row.attempts < DELIVERY_MAX_ATTEMPTS) {
+      const retryAt = new Date(now.getTime() + backoffSeconds(RETRY_SECONDS, row.attempts) * 1000).toISOString();
+      await mine(row.id).set({ next_attempt_at: retryAt, claimed_until: null, claim_token: null, last_error: error }).execute();
+      run.retrying += 1;
+    } else {
+      await finish(row.id, 'failed', error);
+      run.failed += 1;
+      o.log.warn({ delivery: row.id, inbox: row.inbox_uri, attempts: row.attempts, err: error }, 'ActivityPub delivery failed; giving up');
+    }
+  };
+
+  let next = 0;
+  const lane = async () => {
+    for (let row = rows[next++]; row; row = rows[next++]) await sendOne(row);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  return run;
+}
+
+/**
+ * The worker of a server process: every pollMs, batches until none is due; about once an hour it
+ * first prunes old rows. stop() lets the batch in hand finish.
+ */
+export function startDeliveryWorker(o: DeliveryOptions): { stop(): Promise<void> } {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let prunedAt = 0;
+  const drain = async () => {
+    if (Date.now() - prunedAt > 3600_000) {
+      prunedAt = Date.now();
+      await pruneFinished(o.db, 'federation_deliveries', KEEP_SENT_MS, KEEP_FAILED_MS);
+    }
+    while (!stopped) {
+      const run = await deliverDueOnce(o);
+      if (run.claimed === 0) return;
+    }
+  };
+  const tick = () => {
+    if (stopped || running) return;
+    running = drain()
+      .catch((err: unknown) => o.log.warn({ err }, 'ActivityPub deliveries: a run failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, o.pollMs ?? DEFAULT_POLL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
