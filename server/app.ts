@@ -14,6 +14,7 @@ import { registerCaching } from './http/caching';
 import { registerCompression } from './http/compression';
 import { profilePage, registerFollowingRoutes } from './http/following-routes';
 import { registerEmailSubscriptionRoutes } from './http/email-subscription-routes';
+import { registerFediverseFollowerRoutes } from './http/fediverse-follower-routes';
 import { forbidden, tooManyRequests } from './errors';
 import { registerErrorHandler } from './http/errors';
 import { registerHealthRoutes } from './http/health-routes';
@@ -207,7 +208,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await registerApiDocs(server);
   registerHealthRoutes(server, db);
   registerAuthRoutes(server, { auth, config, session, hit: limits.hit });
-  const reads = visitorReads(db);
+  const reads = visitorReads(db, { fediverseHost: config.federation ? new URL(config.publicUrl).host : null });
   registerUserRoutes(server, { db, storage, session, reads });
   registerAccountRoutes(server, { db, session });
   registerApiTokenRoutes(server, { db, session });
@@ -222,6 +223,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   registerImageProxyRoutes(server, { db, storage, session, config, variants });
   registerFollowingRoutes(server, { db, session, publicUrl: config.publicUrl });
   registerEmailSubscriptionRoutes(server, { ...mailDeps, session });
+  registerFediverseFollowerRoutes(server, { db, session });
   if (config.federation) {
     const { registerFederationRoutes } = await import('./http/federation-routes');
     await registerFederationRoutes(server, {

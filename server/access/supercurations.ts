@@ -9,6 +9,7 @@ import {
   canEditSupercuration,
   canEditSupercurationTopics,
   canFollowSupercuration,
+  canManageFediverseFollowers,
   canRemoveCollaborator,
   canSeeSupercuration,
 } from '../policies/supercurations';
@@ -92,6 +93,13 @@ export function editableAccess(viewer: Viewer, id: string, row: AccessRow | unde
 export async function requireDeletable(db: Q, viewer: Viewer, id: string): Promise<Authorized<LoadedAccess, 'owner'>> {
   const access = await requireVisible(db, viewer, id);
   if (!canDeleteSupercuration(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyDelete);
+  return access as Authorized<LoadedAccess, 'owner'>;
+}
+
+/** Removing a remote follower (canManageFediverseFollowers): the owner; 404 for those who can't see it, else 403. */
+export async function requireFediverseFollowers(db: Q, viewer: Viewer, id: string): Promise<Authorized<LoadedAccess, 'owner'>> {
+  const access = await requireVisible(db, viewer, id);
+  if (!canManageFediverseFollowers(viewer, access)) throw forbidden(SUPERCURATION_MESSAGES.ownerOnlyFediverseFollowers);
   return access as Authorized<LoadedAccess, 'owner'>;
 }
 

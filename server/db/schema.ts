@@ -107,6 +107,8 @@ export interface Database {
     slug: string | null;
     links_count: Generated<number>;
     followers_count: Generated<number>;
+    /** Remote (fediverse) followers: rows of federation_followers (migration 0024). */
+    fediverse_followers_count: Generated<number>;
     created_at: string;
     updated_at: string;
     /** The collection's topics as a JSON array (server/services/collection-topics.ts). */
@@ -267,8 +269,11 @@ export interface Database {
     supercuration_id: string;
     /** The resource it is about; null for the collection itself. */
     link_id: string | null;
-    activity: 'create' | 'delete' | 'delete-actor';
+    activity: 'create' | 'delete' | 'delete-actor' | 'reject';
     inbox_uri: string;
+    /** A Reject: the Follow it answers, and who sent it. */
+    follow_uri: string | null;
+    follower_uri: string | null;
   } & OutboxColumns;
   /** Fedify's key-value store (server/federation/kv-store.ts): JSON values, expiry as ISO time. */
   federation_kv: {

@@ -36,12 +36,7 @@ export async function collectionActor(db: Kysely<Database>, identifier: string):
       's.created_at',
       's.links_count',
       's.is_public',
-      (eb) =>
-        eb(
-          's.followers_count',
-          '+',
-          eb.selectFrom('federation_followers as f').select((e) => e.fn.countAll<number>().as('n')).whereRef('f.supercuration_id', '=', 's.id'),
-        ).as('followers'),
+      (eb) => eb('s.followers_count', '+', eb.ref('s.fediverse_followers_count')).as('followers'),
     ])
     .where('s.id', '=', id)
     .executeTakeFirst();
@@ -58,29 +53,4 @@ export async function actorOfSlug(db: Kysely<Database>, slug: string): Promise<s
 /** Whether the collection still exists (public or not): its keys still sign what it sends. */
 export async function collectionExists(db: Kysely<Database>, supercurationId: string): Promise<boolean> {
   return (await db.selectFrom('supercurations').select('id').where('id', '=', supercurationId).executeTakeFirst()) !== undefined;
-}
-
-export interface RemoteFollower {
-  actorUri: string;
-  inboxUri: string;
-  sharedInboxUri: string | null;
-  followUri: string;
-}
-
-/** Stores (or refreshes) a remote follower of a collection. */
-export async function addRemoteFollower(db: Kysely<Database>, supercurationId: string, f: RemoteFollower): Promise<void> {
-  const row = {
-    inbox_uri: f.inboxUri,
-    shared_inbox_uri: f.sharedInboxUri,
-    follow_uri: f.followUri,
-  };
-  await db
-    .insertInto('federation_followers')
-    .values({ supercuration_id: supercurationId, actor_uri: f.actorUri, host: new URL(f.actorUri).host, created_at: new Date().toISOString(), ...row })
-    .onConflict((oc) => oc.columns(['supercuration_id', 'actor_uri']).doUpdateSet(row))
-    .execute();
-}
-
-export async function removeRemoteFollower(db: Kysely<Database>, supercurationId: string, actorUri: string): Promise<void> {
-  await db.deleteFrom('federation_followers').where('supercuration_id', '=', supercurationId).where('actor_uri', '=', actorUri).execute();
 }

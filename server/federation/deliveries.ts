@@ -1,4 +1,4 @@
-import { type Activity, Delete, type Federation, PUBLIC_COLLECTION, Tombstone, signRequest } from '@fedify/fedify';
+import { type Activity, Delete, type Federation, Follow, PUBLIC_COLLECTION, Reject, Tombstone, signRequest } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db';
@@ -12,11 +12,12 @@ import { collectionKeyPairs } from './keys';
 import { noteUri, resourceCreate, resourceRows } from './notes';
 
 /**
- * Sends the activities queued in federation_deliveries (server/services/federation-deliveries.ts):
+ * Sends the activities queued in federation_deliveries (server/services/fediverse.ts):
  * each process's worker claims due rows under a lease (server/db/leases.ts, as the mail outbox), so
  * a row is sent by one process at a time; a process that dies mid-batch leaves its rows to another
  * once the lease ends. A row's activity is built when it is sent, from the current rows: a resource
- * removed before its Create went out is not announced at all. Each POST is signed (HTTP
+ * removed before its Create went out is not announced at all. A Reject (a follower removed by the
+ * owner) goes to that follower's own inbox. Each POST is signed (HTTP
  * Signatures, the collection's RSA key) and made through the SSRF guard: an inbox is a URL a remote
  * server gave us. 2xx: sent. 4xx (but 408 and 429): refused for good. Anything else is retried
  * after 1 min, 2, 4… (6 h at most), 8 attempts in all.
@@ -70,6 +71,13 @@ async function activityOf(o: DeliveryOptions, row: DeliveryRow): Promise<object 
     const [resource] = await resourceRows(o.db.kysely, row.supercuration_id, { linkIds: row.link_id ? [row.link_id] : [] });
     if (!resource) return null;
     activity = resourceCreate(o.publicUrl, actorUri, resource);
+  } else if (row.activity === 'reject') {
+    if (!row.follow_uri || !row.follower_uri) return null;
+    activity = new Reject({
+      id: new URL(`#reject-${stamp}`, actorUri),
+      actor: actorUri,
+      object: new Follow({ id: new URL(row.follow_uri), actor: new URL(row.follower_uri), object: actorUri }),
+    });
   } else {
     const object = row.activity === 'delete' && row.link_id ? noteUri(o.publicUrl, row.supercuration_id, row.link_id) : actorUri;
     activity = new Delete({

@@ -3,8 +3,9 @@ import { Temporal } from '@js-temporal/polyfill';
 import type { Db } from '../db';
 import { escapeHtml } from '../mail/render';
 import { APP_VERSION } from '../version';
-import { absoluteImageUrl, paths } from '../../shared/domain';
-import { actorIdentifier, actorOfSlug, addRemoteFollower, collectionActor, collectionExists, collectionIdOf, removeRemoteFollower } from './collection-actors';
+import { absoluteImageUrl, isHttpUrl, paths } from '../../shared/domain';
+import { addRemoteFollower, removeRemoteFollower } from '../services/fediverse';
+import { actorIdentifier, actorOfSlug, collectionActor, collectionExists, collectionIdOf } from './collection-actors';
 import { decodeKeyset, encodeKeyset } from '../db/keyset';
 import { collectionKeyPairs } from './keys';
 import { NOTES_PATH, resourceCreate, resourceNote, resourceRows } from './notes';
@@ -131,10 +132,13 @@ export function collectionFederation({ db, publicUrl, allowPrivateAddress, log }
       const follower = await follow.getActor(ctx);
       // Fedify checked that the signature is the actor's: its key, on its host.
       if (!isActor(follower) || follower.id === null || follower.inboxId === null) return;
+      const sharedInbox = follower.endpoints?.sharedInbox ?? null;
+      // Only http(s) addresses are stored (they are shown as links, and posted to).
+      if (![follower.id, follower.inboxId, sharedInbox].every((u) => u === null || isHttpUrl(u.href))) return;
       await addRemoteFollower(kysely, collection.id, {
         actorUri: follower.id.href,
         inboxUri: follower.inboxId.href,
-        sharedInboxUri: follower.endpoints?.sharedInbox?.href ?? null,
+        sharedInboxUri: sharedInbox?.href ?? null,
         followUri: follow.id.href,
       });
       const actor = ctx.getActorUri(target.identifier);
@@ -151,7 +155,8 @@ export function collectionFederation({ db, publicUrl, allowPrivateAddress, log }
       if (follow.actorId?.href !== undo.actorId.href) return;
       const target = ctx.parseUri(follow.objectId);
       const id = target?.type === 'actor' ? collectionIdOf(target.identifier) : null;
-      if (id) await removeRemoteFollower(kysely, id, undo.actorId.href);
+      const actor = undo.actorId.href;
+      if (id) await kysely.transaction().execute((trx) => removeRemoteFollower(trx, id, actor));
     })
     .onError((_ctx, err) => log.warn({ err }, 'ActivityPub inbox: an activity failed'));
 

@@ -33,13 +33,17 @@ export async function profileOrThrow(db: Db, id: string, viewerId: string | null
 
 /**
  * Each visitor read as a function of the viewer and the route's validated input: its HTTP route
- * answers with it, and so does the server render, in process (readInProcess).
+ * answers with it, and so does the server render, in process (readInProcess). `fediverseHost`: the
+ * host of a federating server's handles (FEDERATION), else null.
  */
-export function visitorReads(db: Db): VisitorReads {
+export function visitorReads(db: Db, { fediverseHost = null }: { fediverseHost?: string | null } = {}): VisitorReads {
   return {
     directory: (viewer, { query }) => directory(db, viewer, query),
     userSupercurations: (viewer, { params, query }) => userPublicSupercurations(db, viewer, params.id, query.cursor),
-    publicSupercuration: (viewer, { params }) => getPublicSupercuration(db, viewer, params.slug),
+    publicSupercuration: async (viewer, { params }) => {
+      const collection = await getPublicSupercuration(db, viewer, params.slug);
+      return { ...collection, fediverseHandle: fediverseHost && collection.slug ? `@${collection.slug}@${fediverseHost}` : null };
+    },
     listResources: (viewer, { params, query }) => listResources(db, viewer, params.id, query),
     getLink: async (viewer, { params }) => {
       const link = await getLink(db, params.id, viewer);

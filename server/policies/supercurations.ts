@@ -80,6 +80,14 @@ export function isFederatedCollection(c: Pick<SupercurationAccess, 'isPublic'>):
   return c.isPublic;
 }
 
+/**
+ * Who follows a collection from other servers, and removing one of them: its owner, as e-mail
+ * subscribers are the publisher's to see (SPEC §6); collaborators edit the collection, not its audience.
+ */
+export function canManageFediverseFollowers(viewer: Viewer | null, c: SupercurationAccess): boolean {
+  return isSupercurationOwner(viewer, c);
+}
+
 /** canEditSupercuration as SQL, for the row `alias` of supercurations: its owner or a collaborator. */
 export function supercurationEditableBy(viewerId: string, alias: string): RawBuilder<boolean> {
   const s = sql.id(alias);

@@ -34,6 +34,7 @@ export function toSummaries(rows: SummaryRow[], viewer: Viewer | null): Supercur
       updatedAt: r.updated_at,
       linksCount: r.links_count,
       followersCount: Number(r.followers_count),
+      fediverseFollowersCount: Number(r.fediverse_followers_count),
       isFollowing: r.follower_id !== null,
       user: userCard(r.user_id, r.owner_name, r.owner_avatar_key),
       canEdit: canEditSupercuration(viewer, access),

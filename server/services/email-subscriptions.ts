@@ -12,6 +12,7 @@ import { notFound } from '../errors';
 import { enqueueMails } from '../mail/outbox';
 import { renderEmail } from '../mail/render';
 import { canSubscribeByEmail } from '../policies/supercurations';
+import { perCollection } from '../presenters/per-collection';
 
 /**
  * Collection e-mail subscriptions with double opt-in (SPEC §4). A subscription is
@@ -231,14 +232,9 @@ export async function ownerEmailSubscribers(db: Db, ownerId: string): Promise<Em
     .orderBy('e.confirmed_at', 'desc')
     .limit(10_000)
     .execute();
-  const groups = new Map<string, EmailSubscriberGroup>();
-  for (const r of rows) {
-    let group = groups.get(r.supercuration_id);
-    if (!group) {
-      group = { supercurationId: r.supercuration_id, title: r.title, subscribers: [] };
-      groups.set(r.supercuration_id, group);
-    }
-    group.subscribers.push({ email: r.email, confirmedAt: r.confirmed_at ?? '' });
-  }
-  return [...groups.values()];
+  return perCollection(rows).map(({ supercurationId, title, rows: subscribers }) => ({
+    supercurationId,
+    title,
+    subscribers: subscribers.map((r) => ({ email: r.email, confirmedAt: r.confirmed_at ?? '' })),
+  }));
 }

@@ -24,7 +24,7 @@ import {
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
 import type { ReadableCopy } from '../readable/extract';
-import { queueDeliveries } from './federation-deliveries';
+import { queueDeliveries } from './fediverse';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, queueReadableCopies, restartReadableCopy } from './readable-copies';

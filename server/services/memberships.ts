@@ -9,7 +9,7 @@ import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { SupercurationAccess } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { queueDeliveries } from './federation-deliveries';
+import { queueDeliveries } from './fediverse';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.

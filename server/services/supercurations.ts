@@ -31,7 +31,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { toDetail, toSummaries } from '../presenters/supercurations';
-import { forgetRemoteFollowers } from './federation-deliveries';
+import { forgetRemoteFollowers } from './fediverse';
 import { type StoredTopic, storeCollectionTopics } from './collection-topics';
 import { assertOwnTopics } from './topics';
 
@@ -69,6 +69,7 @@ export function summaryRows(db: Q, viewerId: string | null) {
       's.slug',
       's.links_count',
       's.followers_count',
+      's.fediverse_followers_count',
       's.created_at',
       's.updated_at',
       // Stored with the row (./collection-topics.ts): no subquery per card.

@@ -223,6 +223,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
     /** The confirmed e-mail subscribers of the signed-in user's own collections, per collection. */
     myEmailSubscribers: (signal?: AbortSignal) =>
       call('myEmailSubscribers', { signal, fallback: SUBSCRIPTION_MESSAGES.fetchSubscriptionsFailed }),
+    myFediverseFollowers: (signal?: AbortSignal) =>
+      call('myFediverseFollowers', { signal, fallback: SUPERCURATION_MESSAGES.fetchFediverseFollowersFailed }),
     /** The Following feed, newest first, in pages. */
     following: (query: FollowingQuery = {}, signal?: AbortSignal) =>
       call('following', {
@@ -372,6 +374,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       call('addCollaborator', { params: { id }, body: { userId }, fallback: SUPERCURATION_MESSAGES.addCollaboratorFailed }),
     removeCollaborator: (id: string, userId: string) =>
       call('removeCollaborator', { params: { id, userId }, fallback: SUPERCURATION_MESSAGES.removeCollaboratorFailed }),
+    removeFediverseFollower: (id: string, actor: string) =>
+      call('removeFediverseFollower', { params: { id }, query: { actor }, fallback: SUPERCURATION_MESSAGES.removeFediverseFollowerFailed }),
     /** Public collections only; the answer is the same whether or not the address was already subscribed. */
     subscribeByEmail: (id: string, email: string) =>
       call('subscribeByEmail', { params: { id }, body: { email }, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),

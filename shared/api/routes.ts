@@ -35,6 +35,8 @@ import {
   type CollaboratorCandidate,
   type EmailSubscribeResult,
   type EmailSubscriberGroup,
+  type FediverseFollowerGroup,
+  type PublicSupercuration,
   type Supercuration,
   type SupercurationChoice,
   type SupercurationFollowState,
@@ -46,6 +48,7 @@ import {
   createSupercurationSchema,
   directoryQuerySchema,
   emailSubscribeSchema,
+  fediverseFollowerQuerySchema,
   resourceListQuerySchema,
   setResourceTagsSchema,
   supercurationListQuerySchema,
@@ -153,6 +156,11 @@ export const apiRoutes = {
     ...endpoints.myEmailSubscribers,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
     schema: { summary: "The confirmed e-mail subscribers of my collections", tags: ['Following'] },
+  }),
+  myFediverseFollowers: route<FediverseFollowerGroup[]>()({
+    ...endpoints.myFediverseFollowers,
+    auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
+    schema: { summary: 'The followers of my collections on other (fediverse) servers', tags: ['Following'] },
   }),
   following: route<Page<FollowingItem>>()({
     ...endpoints.following,
@@ -394,7 +402,7 @@ export const apiRoutes = {
     ...endpoints.userSupercurations,
     schema: { summary: "A user's public collections", tags: ['Supercurations'], params: id, querystring: cursorQuery },
   }),
-  publicSupercuration: route<Supercuration>()({
+  publicSupercuration: route<PublicSupercuration>()({
     ...endpoints.publicSupercuration,
     schema: { summary: 'A public collection by its slug', tags: ['Supercurations'], params: z.object({ slug: z.string() }) },
   }),
@@ -491,6 +499,16 @@ export const apiRoutes = {
     ...endpoints.removeCollaborator,
     auth: mustLogInToUpdate,
     schema: { summary: 'Remove a collaborator', tags: ['Supercurations'], params: z.object({ id: z.string(), userId: z.string() }) },
+  }),
+  removeFediverseFollower: route<void>()({
+    ...endpoints.removeFediverseFollower,
+    auth: mustLogInToUpdate,
+    schema: {
+      summary: 'Remove a follower from another server (it is sent a Reject)',
+      tags: ['Supercurations'],
+      params: id,
+      querystring: fediverseFollowerQuerySchema,
+    },
   }),
   subscribeByEmail: route<EmailSubscribeResult>()({
     ...endpoints.subscribeByEmail,

@@ -13,6 +13,7 @@ import {
   TAG_NAME_MAX_LENGTH,
   TIME_WINDOWS,
   TITLE_MAX_LENGTH,
+  URL_MAX_LENGTH,
 } from './constants';
 import { type LinkAuthor, brokenFilterSchema, createLinkSchema, formatSchema, thumbnailUrlField } from './links';
 import { LINK_MESSAGES, SUPERCURATION_MESSAGES } from './messages';
@@ -206,6 +207,8 @@ export interface SupercurationSummary {
   linksCount: number;
   /** Signed-in users who follow it (public collections; see SupercurationFollowState). */
   followersCount: number;
+  /** Accounts on other servers (Mastodon and the fediverse) who follow it (issue 21). */
+  fediverseFollowersCount: number;
   /** Whether the viewer follows it. */
   isFollowing: boolean;
   /** The owner (created_by). */
@@ -255,6 +258,22 @@ export interface EmailSubscribeResult {
   /** Always SUPERCURATION_MESSAGES.subscribeThanks; never tells whether the address was already there. */
   message: string;
 }
+
+/** The public page's collection: as Supercuration, with its fediverse handle when the server federates. */
+export interface PublicSupercuration extends Supercuration {
+  /** `@slug@host`, to follow it from Mastodon; null when this server does not federate (FEDERATION). */
+  fediverseHandle: string | null;
+}
+
+/** The dashboard's 'Fediverse followers': one of the owner's collections and its remote followers. */
+export interface FediverseFollowerGroup {
+  supercurationId: string;
+  title: string;
+  followers: { actorUri: string; host: string; followedAt: string }[];
+}
+
+/** Which follower to remove (its actor URI, as listed). */
+export const fediverseFollowerQuerySchema = z.object({ actor: z.string(invalid).min(1, invalid).max(URL_MAX_LENGTH, invalid) }, invalid);
 
 /** The dashboard's 'E-mail subscribers': one of the owner's collections and its confirmed addresses. */
 export interface EmailSubscriberGroup {

@@ -31,6 +31,8 @@ export const queryKeys = {
   supercurationChoices: ['supercurations', 'choices'] as const,
   /** The dashboard's e-mail subscribers of the signed-in user's collections. */
   emailSubscribers: ['email-subscribers'] as const,
+  /** The dashboard's fediverse followers of the signed-in user's collections. */
+  fediverseFollowers: ['fediverse-followers'] as const,
   /** Collaborator searches of a collection (the typed text follows). */
   collaboratorSearch: (id: string) => ['supercurations', 'candidates', id] as const,
 };

@@ -1,12 +1,13 @@
-import { Accept, Create, Delete, Document, Follow, Group, Hashtag, Note, Undo, lookupWebFinger, signRequest } from '@fedify/fedify';
+import { Accept, Create, Delete, Document, Follow, Group, Hashtag, Note, Reject, Undo, lookupWebFinger, signRequest } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../server/db';
 import { sqlKvStore } from '../../server/federation/kv-store';
-import { http, signedInUser } from '../support/client';
+import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type RemoteFollower, startRemoteFollower } from '../support/fediverse-follower';
-import { uniqueSlug } from '../support/supercurations';
+import { expectFailure, uniqueSlug } from '../support/supercurations';
+import { SUPERCURATION_MESSAGES as M } from '../../shared/domain';
 
 /**
  * ActivityPub (issue 21): a public collection is a Group actor that a remote server finds by
@@ -183,6 +184,33 @@ describeEachDatabase(
       // Nothing more goes out from it.
       const later = await curator.api.addResource(collection.id, { link: { title: 'Private now', description: 'Unheard', url: 'https://example.com/private-now' } });
       expect(await deliveries(ctx.server.db, later.id)).toEqual([]);
+    });
+
+    it('shows the handle and the count on the public page; the owner lists and removes a follower, which is sent a Reject', async () => {
+      const { curator, collection, slug } = await publicCollection();
+      const collaborator = await signedInUser(ctx.server.url, 'Collaborator');
+      await curator.api.addCollaborator(collection.id, collaborator.me.id);
+      const stranger = await signedInUser(ctx.server.url, 'Stranger');
+      const { follow } = await bobFollows(collection.id);
+
+      const page = await testClient(ctx.server.url).api.getPublicSupercuration(slug);
+      expect([page.fediverseHandle, page.fediverseFollowersCount, page.followersCount]).toEqual([`@${slug}@${host()}`, 1, 0]);
+      expect(await curator.api.myFediverseFollowers()).toEqual([
+        { supercurationId: collection.id, title: 'Deep Sea Reading', followers: [{ actorUri: bob.actorUri.href, host: new URL(bob.origin).host, followedAt: expect.any(String) }] },
+      ]);
+      expect(await stranger.api.myFediverseFollowers()).toEqual([]);
+
+      // Only the owner removes one: a collaborator and a stranger are refused, and nothing changes.
+      await expectFailure(collaborator.api.removeFediverseFollower(collection.id, bob.actorUri.href), 403, M.ownerOnlyFediverseFollowers);
+      await expectFailure(stranger.api.removeFediverseFollower(collection.id, bob.actorUri.href), 403, M.ownerOnlyFediverseFollowers);
+      await expectFailure(curator.api.removeFediverseFollower(collection.id, `${bob.origin}/users/nobody`), 404, M.fediverseFollowerNotFound);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toHaveLength(1);
+
+      await curator.api.removeFediverseFollower(collection.id, bob.actorUri.href);
+      const reject = await bob.next((a): a is Reject => a instanceof Reject && a.objectId?.href === follow.id?.href);
+      expect(reject.actorId?.href).toBe(`${ctx.server.url}/ap/actors/c-${collection.id}`);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+      expect((await testClient(ctx.server.url).api.getPublicSupercuration(slug)).fediverseFollowersCount).toBe(0);
     });
 
     it('refuses a forged Follow, unsigned or signed with a key that is not the actor’s, and stores nothing', async () => {

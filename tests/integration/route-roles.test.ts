@@ -123,6 +123,24 @@ async function setExtraCollaborating(w: World, collaborating: boolean): Promise<
   });
 }
 
+/** A follower of the collection on another server, stored as the inbox stores one; its actor URI. */
+async function remoteFollower(w: World): Promise<string> {
+  const actor = `https://remote.example/users/${newId()}`;
+  await w.server.db.kysely
+    .insertInto('federation_followers')
+    .values({
+      supercuration_id: w.collection.id,
+      actor_uri: actor,
+      host: 'remote.example',
+      inbox_uri: `${actor}/inbox`,
+      shared_inbox_uri: 'https://remote.example/inbox',
+      follow_uri: `${actor}#follow`,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return actor;
+}
+
 /** An e-mail subscription to the public collection, and the tokens its mails would carry. */
 async function emailSubscription(w: World): Promise<{ confirm: string; unsubscribe: string }> {
   const id = newId();
@@ -383,6 +401,11 @@ const TABLE: Record<string, Row> = {
       return { params: collectionParams(w, { userId: w.extra.me.id }) };
     },
   },
+  // The owner's alone: a remote follower (as a Follow from another server stores it) removed.
+  'DELETE /api/supercurations/:id/fediverse-followers': {
+    visitor: 401, stranger: 404, collaborator: 403, owner: 204,
+    call: async (w) => ({ params: collectionParams(w), query: { actor: await remoteFollower(w) } }),
+  },
   // E-mail subscriptions are for public collections only, whoever asks.
   'POST /api/supercurations/:id/subscribers': { visitor: 404, stranger: 404, collaborator: 404, owner: 404, call: (w) => ({ params: collectionParams(w), json: { email: newUser().email } }) },
   // Following: someone else's public collection; its editors already see its changes, a private one is 404.
@@ -411,6 +434,7 @@ const TABLE: Record<string, Row> = {
   'PUT /api/me/digest': { visitor: 401, stranger: 200, collaborator: 200, owner: 200, call: () => ({ json: { frequency: 'daily' } }) },
   'GET /api/me/subscribers.csv': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/me/email-subscribers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  'GET /api/me/fediverse-followers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /users/:id/feed.xml': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: ownerParams(w) }) },
 
   // The links in the collection e-mails: the token is the authorisation, a session changes nothing.

@@ -7,6 +7,7 @@ import { EmptyState } from '../components/EmptyState';
 import { Loading } from '../components/Loading';
 import { PageHeader } from '../components/PageHeader';
 import { EmailSubscribersSection } from '../features/following/EmailSubscribersSection';
+import { FediverseFollowersSection } from '../features/following/FediverseFollowersSection';
 import { SubscribersTable } from '../features/following/SubscribersTable';
 import { useSubscribers } from '../features/following/useFollowing';
 import { useCurrentUser } from '../entities/session/currentUser';
@@ -82,6 +83,7 @@ export function DashboardPage() {
         </>
       )}
       <EmailSubscribersSection />
+      <FediverseFollowersSection />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { FolderX, Rss, SlidersHorizontal } from 'lucide-react';
 import { Suspense, lazy, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../shared/api/client';
-import { LINK_SORTS, paths, type Supercuration, SUPERCURATION_MESSAGES } from '../../shared/domain';
+import { LINK_SORTS, paths, type PublicSupercuration, SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { Button } from '../../shared/ui/primitives/button';
 import { EmptyState } from '../components/EmptyState';
 import { FilterSelect } from '../components/FilterSelect';
@@ -44,7 +44,7 @@ export function PublicSupercurationPage() {
   );
 }
 
-function PublicCollection({ supercuration: s }: { supercuration: Supercuration }) {
+function PublicCollection({ supercuration: s }: { supercuration: PublicSupercuration }) {
   const { filters, query, filtered, update } = useResourceFilters();
   const [tagsOpen, setTagsOpen] = useState(false);
   const hasTags = withTags(s.tagCategories).length > 0;

@@ -7,10 +7,15 @@ import { type Kysely, sql } from 'kysely';
  * - federation_followers: the remote actors following it, with the inboxes to deliver to;
  * - federation_deliveries: the activities to send, one row per remote inbox (a server's shared inbox
  *   for all its followers), claimed under a lease and retried like the mail outbox;
+ * - supercurations.fediverse_followers_count: their number, shown beside the in-app followers;
  * - federation_kv: Fedify's cache (remote public keys and documents, activities already handled),
  *   each entry with an optional expiry.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('supercurations')
+    .addColumn('fediverse_followers_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createTable('federation_collection_keys')
     .addColumn('supercuration_id', 'text', (c) => c.primaryKey().references('supercurations.id').onDelete('cascade'))
@@ -36,6 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('link_id', 'text')
     .addColumn('activity', 'text', (c) => c.notNull())
     .addColumn('inbox_uri', 'text', (c) => c.notNull())
+    // A Reject: the Follow it answers, and who sent it.
+    .addColumn('follow_uri', 'text')
+    .addColumn('follower_uri', 'text')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'text', (c) => c.notNull())
@@ -66,4 +74,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('federation_deliveries').ifExists().execute();
   await db.schema.dropTable('federation_followers').ifExists().execute();
   await db.schema.dropTable('federation_collection_keys').ifExists().execute();
+  await db.schema.alterTable('supercurations').dropColumn('fediverse_followers_count').execute();
 }

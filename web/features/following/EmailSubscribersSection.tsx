@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../../shared/ui/primitives/button';
 import { api } from '../../lib/api';
 import { shortDate } from '../../lib/dates';
+import { CollectionGroup } from './CollectionGroup';
 import { queryKeys } from '../../../shared/queries/keys';
 
 /**
@@ -30,13 +31,7 @@ export function EmailSubscribersSection() {
         </p>
       ) : (
         groups.data.map((g) => (
-          <div key={g.supercurationId} className="rounded-lg border p-4">
-            <h3 className="mb-2 font-medium">
-              {g.title}{' '}
-              <span className="text-sm font-normal text-muted-foreground">
-                ({g.subscribers.length} {g.subscribers.length === 1 ? 'subscriber' : 'subscribers'})
-              </span>
-            </h3>
+          <CollectionGroup key={g.supercurationId} title={g.title} count={g.subscribers.length} noun="subscriber">
             <ul className="grid gap-1 text-sm">
               {g.subscribers.map((s) => (
                 <li key={s.email} className="flex flex-wrap justify-between gap-2">
@@ -45,7 +40,7 @@ export function EmailSubscribersSection() {
                 </li>
               ))}
             </ul>
-          </div>
+          </CollectionGroup>
         ))
       )}
     </section>

@@ -1,16 +1,17 @@
 import { CalendarDays, LogIn, Pencil, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import type { Supercuration } from '../../../shared/domain';
+import type { PublicSupercuration } from '../../../shared/domain';
 import { Avatar } from '../../../shared/ui/primitives/avatar';
 import { Button } from '../../../shared/ui/primitives/button';
 import { longDate } from '../../lib/dates';
 import { useSession } from '../../entities/session/useSession';
+import { FediverseHandle } from './FediverseHandle';
 import { FollowButton, followersText } from './FollowButton';
 import { SubscribeBox } from './SubscribeBox';
 import { paths } from '../../../shared/domain/paths';
 
 /** The public page's hero: title, description, created date and curator; subscribe box and sign-in. */
-export function PublicHero({ supercuration: s }: { supercuration: Supercuration }) {
+export function PublicHero({ supercuration: s }: { supercuration: PublicSupercuration }) {
   const { user } = useSession();
   const created = longDate(s.createdAt);
   return (
@@ -41,7 +42,8 @@ export function PublicHero({ supercuration: s }: { supercuration: Supercuration 
             </span>
             <span className="flex items-center gap-1.5">
               <Users aria-hidden="true" className="size-4" />
-              {followersText(s.followersCount)}
+              {followersText(s.followersCount + s.fediverseFollowersCount)}
+              {s.fediverseFollowersCount > 0 && ` (${s.fediverseFollowersCount} on the fediverse)`}
             </span>
           </div>
           {s.canEdit && (
@@ -56,6 +58,7 @@ export function PublicHero({ supercuration: s }: { supercuration: Supercuration 
         <div className="grid gap-3">
           <FollowButton supercuration={s} />
           <SubscribeBox supercurationId={s.id} />
+          {s.fediverseHandle && <FediverseHandle handle={s.fediverseHandle} followers={s.fediverseFollowersCount} />}
           {!user && (
             <Button variant="secondary" asChild>
               <Link to="/home">
