@@ -3,6 +3,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../server/db';
 import { sqlKvStore } from '../../server/federation/kv-store';
+import { INBOX_BODY_LIMIT, INBOX_RATE_LIMIT } from '../../server/http/federation-routes';
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type RemoteFollower, startRemoteFollower } from '../support/fediverse-follower';
@@ -239,6 +240,26 @@ describeEachDatabase(
       const signed = await signRequest(post(), bob.keys.privateKey, new URL('#main-key', bob.actorUri));
       const tampered = new Request(signed.url, { method: 'POST', headers: signed.headers, body: body.replace('Follow', 'Like') });
       expect((await http(tampered)).status).toBe(401);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+    });
+
+    it('inboxes refuse bodies over 256 kB, and more than 300 activities a minute from one remote host', async () => {
+      const { collection } = await publicCollection();
+      const inbox = `${ctx.server.url}/ap/actors/c-${collection.id}/inbox`;
+      const follow = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Follow', actor: bob.actorUri.href, object: inbox.slice(0, -6) });
+      const post = (host: string, body = follow) =>
+        http(inbox, {
+          method: 'POST',
+          headers: { 'content-type': 'application/activity+json', signature: `keyId="https://${host}/users/x#main-key",signature="AAAA"` },
+          body,
+        });
+      expect((await post('big.example', JSON.stringify({ padding: 'x'.repeat(INBOX_BODY_LIMIT) }))).status).toBe(413);
+      // Wrongly signed, so each is refused (401) until the host's minute is used up.
+      const statuses = [];
+      for (let i = 0; i < INBOX_RATE_LIMIT; i++) statuses.push((await post('flood.example')).status);
+      expect(new Set(statuses)).toEqual(new Set([401]));
+      expect((await post('flood.example')).status).toBe(429);
+      expect((await post('calm.example')).status).toBe(401);
       expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
     });
 
