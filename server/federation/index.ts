@@ -2,11 +2,13 @@ import { Accept, Endpoints, type Federation, Follow, Group, Image, Note, Undo, c
 import { Temporal } from '@js-temporal/polyfill';
 import type { Db } from '../db';
 import { escapeHtml } from '../mail/render';
+import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-policy';
 import { APP_VERSION } from '../version';
 import { absoluteImageUrl, isHttpUrl, paths } from '../../shared/domain';
 import { addRemoteFollower, removeRemoteFollower } from '../services/fediverse';
 import { actorIdentifier, actorOfSlug, collectionActor, collectionExists, collectionIdOf } from './collection-actors';
 import { decodeKeyset, encodeKeyset } from '../db/keyset';
+import { guardedAuthenticatedLoader, guardedDocumentLoader } from './document-loader';
 import { collectionKeyPairs } from './keys';
 import { NOTES_PATH, resourceCreate, resourceNote, resourceRows } from './notes';
 import { sqlKvStore } from './kv-store';
@@ -19,10 +21,13 @@ import { sqlKvStore } from './kv-store';
  * checked by Fedify), and are sent an Accept. Moderation choices: docs/decisions.md ("Fediverse").
  */
 
+/** Which addresses remote fetches and deliveries may reach: public ones, or any (PREVIEW_ALLOW_PRIVATE, tests on loopback). */
+export const fetchPolicy = ({ allowPrivateAddress }: Pick<FederationDeps, 'allowPrivateAddress'>): HopPolicy => (allowPrivateAddress ? anyAddress : publicOnly);
+
 export interface FederationDeps {
   db: Db;
   publicUrl: string;
-  /** PREVIEW_ALLOW_PRIVATE: remote actors and keys may be fetched from private addresses (tests on loopback). */
+  /** PREVIEW_ALLOW_PRIVATE: remote actors, keys and inboxes may be at private addresses (tests on loopback). */
   allowPrivateAddress: boolean;
   /** One delivery's deadline (PREVIEW_TIMEOUT_MS). */
   timeoutMs: number;
@@ -46,12 +51,18 @@ const OUTBOX_PAGE = 20;
 /** Expired cache entries are deleted this often (each process; the delete is idempotent). */
 const KV_PURGE_MS = 60 * 60_000;
 
-export function collectionFederation({ db, publicUrl, allowPrivateAddress, log }: FederationDeps): { federation: Federation<void>; stop(): void } {
+export function collectionFederation({ db, publicUrl, allowPrivateAddress, timeoutMs, log }: FederationDeps): { federation: Federation<void>; stop(): void } {
   const kysely = db.kysely;
   const kv = sqlKvStore(kysely);
   const purge = setInterval(() => kv.purgeExpired().catch((err) => log.warn({ err }, 'ActivityPub: the cache purge failed')), KV_PURGE_MS);
   purge.unref();
-  const federation = createFederation<void>({ kv, origin: publicUrl, allowPrivateAddress });
+  const loaderOptions = { policy: fetchPolicy({ allowPrivateAddress }), timeoutMs };
+  const federation = createFederation<void>({
+    kv,
+    origin: publicUrl,
+    documentLoaderFactory: guardedDocumentLoader(loaderOptions),
+    authenticatedDocumentLoaderFactory: guardedAuthenticatedLoader(loaderOptions),
+  });
 
   federation
     .setActorDispatcher(ACTOR_PATH, async (ctx, identifier) => {

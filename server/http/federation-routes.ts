@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { paths } from '../../shared/domain';
-import { type FederationDeps, SHARED_INBOX_PATH, collectionFederation, wantsActivityJson } from '../federation';
+import { type FederationDeps, SHARED_INBOX_PATH, collectionFederation, fetchPolicy, wantsActivityJson } from '../federation';
 import { actorOfSlug, collectionActor } from '../federation/collection-actors';
 import { startDeliveryWorker } from '../federation/deliveries';
-import { anyAddress, publicOnly } from '../preview/address-policy';
 
 /** An activity is a few kB; Mastodon caps its own at 1 MB. */
 export const INBOX_BODY_LIMIT = 256 * 1024;
@@ -22,7 +21,7 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
     db: deps.db,
     federation,
     publicUrl: deps.publicUrl,
-    policy: deps.allowPrivateAddress ? anyAddress : publicOnly,
+    policy: fetchPolicy(deps),
     timeoutMs: deps.timeoutMs,
     log: deps.log,
   });

@@ -279,3 +279,29 @@ describeEachDatabase(
   },
   { FEDERATION: 'true', PREVIEW_ALLOW_PRIVATE: 'true' },
 );
+
+describeEachDatabase(
+  'fediverse: remote fetches through the SSRF guard',
+  (ctx) => {
+    it('a Follow from a server at a private address is refused: its key may not be fetched, and nothing is stored', async () => {
+      const curator = await signedInUser(ctx.server.url, 'Curator');
+      const collection = await curator.api.createSupercuration({ title: 'Guarded', isPublic: true, slug: uniqueSlug('guarded') });
+      const actor = `${ctx.server.url}/ap/actors/c-${collection.id}`;
+      const body = JSON.stringify({
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${bob.actorUri.href}#follows/${crypto.randomUUID()}`,
+        type: 'Follow',
+        actor: bob.actorUri.href,
+        object: actor,
+      });
+      const signed = await signRequest(
+        new Request(`${actor}/inbox`, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body }),
+        bob.keys.privateKey,
+        new URL('#main-key', bob.actorUri),
+      );
+      expect((await http(signed)).status).toBe(401);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+    });
+  },
+  { FEDERATION: 'true' },
+);
