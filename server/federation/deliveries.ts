@@ -183,6 +183,18 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
   return run;
 }
 
+/** Whether a row is due: a read, where a claim is a write (on SQLite, the one writer's lock) every poll. */
+async function anyDue(db: Db, now = new Date()): Promise<boolean> {
+  const row = await db.kysely
+    .selectFrom('federation_deliveries')
+    .select('id')
+    .where('status', '=', 'queued')
+    .where('next_attempt_at', '<=', now.toISOString())
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * The worker of a server process: every pollMs, batches until none is due; about once an hour it
  * first prunes old rows. stop() lets the batch in hand finish.
@@ -196,7 +208,7 @@ export function startDeliveryWorker(o: DeliveryOptions): { stop(): Promise<void>
       prunedAt = Date.now();
       await pruneFinished(o.db, 'federation_deliveries', KEEP_SENT_MS, KEEP_FAILED_MS);
     }
-    while (!stopped) {
+    while (!stopped && (await anyDue(o.db))) {
       const run = await deliverDueOnce(o);
       if (run.claimed === 0) return;
     }
