@@ -17,6 +17,8 @@
  *   link-checks the background link checker against fixture sites on loopback, in a server of its
  *             own with LINK_CHECK_PER_MINUTE=6000 (after the others, whose server has it off),
  *             see link-checks.ts
+ *   federation one new resource sent to 10,000 fediverse followers on 500 loopback servers, in a
+ *             server of its own with FEDERATION=true, see federation.ts
  *
  *   BENCH_USERS=10000 BENCH_DURATION=5 BENCH_CONNECTIONS=10 npm run bench
  *   BENCH_SECTIONS=links BENCH_LINKS=1000000 BENCH_LINK_CONNECTIONS=32 npm run bench
@@ -63,6 +65,7 @@ import { printBudgets } from './budgets';
 import { type CollectionsPlan, type CollectionsResult, benchCollections, printCollections, seedCollections } from './collections';
 import { type FollowingPlan, type FollowingResult, benchFollowing, printFollowing, seedFollowing } from './following';
 import { type ImportResult, benchImport, printImport } from './import';
+import { type FederationResult, benchFederation, printFederation } from './federation';
 import { type LinkChecksResult, benchLinkChecks, printLinkChecks } from './link-checks';
 import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
 import { type PreviewsResult, benchPreviews, printPreviews } from './previews';
@@ -91,7 +94,7 @@ const COLLECTION_RESOURCES = intEnv('BENCH_COLLECTION_RESOURCES', 5_000);
 const SUBSCRIBERS = intEnv('BENCH_SUBSCRIBERS', 10_000);
 const FOLLOWED = intEnv('BENCH_FOLLOWED', 1_000);
 const WORKERS = intEnv('WORKERS', 1);
-const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'search', 'previews', 'readable', 'link-checks'] as const;
+const SECTION_NAMES = ['users', 'links', 'import', 'collections', 'following', 'search', 'previews', 'readable', 'link-checks', 'federation'] as const;
 type Section = (typeof SECTION_NAMES)[number];
 /** The sections measured on one server with the background fetchers off. */
 const SHARED_SERVER_SECTIONS: readonly Section[] = ['users', 'links', 'import', 'collections', 'following', 'search'];
@@ -484,6 +487,19 @@ async function main() {
         })
       : undefined;
 
+    const federation: FederationResult | undefined = SECTIONS.has('federation')
+      ? await benchFederation({
+          config,
+          origin: config.publicUrl,
+          start: async (overrides) => {
+            const { running, cpu } = await startMeasured({ ...env, ...overrides });
+            return { baseUrl: running.baseUrl, cpu };
+          },
+          stop: stopMeasured,
+          signIn: (baseUrl) => sessionCookie(baseUrl, config.publicUrl),
+        })
+      : undefined;
+
     if (users) {
       console.log('');
       printUsers(users);
@@ -519,6 +535,10 @@ async function main() {
     if (linkChecks) {
       console.log('');
       printLinkChecks(linkChecks);
+    }
+    if (federation) {
+      console.log('');
+      printFederation(federation);
     }
     console.log('');
     const budgets = printBudgets(
