@@ -231,6 +231,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
       publicUrl: config.publicUrl,
       allowPrivateAddress: config.previewAllowPrivate,
       timeoutMs: config.previewTimeoutMs,
+      blockedHosts: config.federationBlockedHosts,
       log: server.log,
     });
   }

@@ -69,6 +69,11 @@ const envSchema = z.object({
   TRUST_PROXY: bool,
   PREVIEW_ALLOW_PRIVATE: bool,
   FEDERATION: bool,
+  FEDERATION_BLOCKED_HOSTS: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => splitList(v).every((h) => /^[a-z0-9.-]+$/i.test(h)), 'FEDERATION_BLOCKED_HOSTS must be a comma-separated list of host names'),
   PREVIEW_TIMEOUT_MS: z.coerce
     .number({ error: 'PREVIEW_TIMEOUT_MS must be a number' })
     .int()
@@ -166,6 +171,8 @@ export interface Config {
    * fediverse servers (server/federation/). Off unless set, while issue 21 is under way.
    */
   federation: boolean;
+  /** Fediverse servers refused (FEDERATION_BLOCKED_HOSTS): their activities and their followers, subdomains included. */
+  federationBlockedHosts: string[];
   /** Overall deadline of one link-preview fetch (DNS, redirects and body), 5 s by default. */
   previewTimeoutMs: number;
   /** Disk space the resized thumbnails (DATA_DIR/cache/images) may take, in MB (IMAGE_CACHE_MB). */
@@ -236,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
     federation: e.FEDERATION,
+    federationBlockedHosts: splitList(e.FEDERATION_BLOCKED_HOSTS).map((h) => h.toLowerCase()),
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     imageCacheMb: e.IMAGE_CACHE_MB,
     importPreviewPerMinute: e.IMPORT_PREVIEW_PER_MINUTE,

@@ -269,7 +269,7 @@ export interface Database {
     supercuration_id: string;
     /** The resource it is about; null for the collection itself. */
     link_id: string | null;
-    activity: 'create' | 'delete' | 'delete-actor' | 'reject';
+    activity: 'create' | 'update' | 'delete' | 'delete-actor' | 'reject';
     inbox_uri: string;
     /** A Reject: the Follow it answers, and who sent it. */
     follow_uri: string | null;

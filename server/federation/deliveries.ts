@@ -1,4 +1,4 @@
-import { type Activity, Delete, type Federation, Follow, PUBLIC_COLLECTION, Reject, Tombstone, signRequest } from '@fedify/fedify';
+import { type Activity, Delete, type Federation, Follow, PUBLIC_COLLECTION, Reject, Tombstone, Update, signRequest } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db';
@@ -7,9 +7,10 @@ import type { Database } from '../db/schema';
 import { backoffSeconds } from '../mail/outbox';
 import type { HopPolicy } from '../preview/address-policy';
 import { FetchRefusedError, safeFetch } from '../preview/safe-fetch';
+import { isBlockedHost } from './blocked-hosts';
 import { actorIdentifier } from './collection-actors';
 import { collectionKeyPairs } from './keys';
-import { noteUri, resourceCreate, resourceRows } from './notes';
+import { noteUri, resourceCreate, resourceNote, resourceRows } from './notes';
 
 /**
  * Sends the activities queued in federation_deliveries (server/services/fediverse.ts):
@@ -32,6 +33,8 @@ export interface DeliveryOptions {
   /** Which addresses an inbox may have (public only, unless PREVIEW_ALLOW_PRIVATE). */
   policy: HopPolicy;
   timeoutMs: number;
+  /** FEDERATION_BLOCKED_HOSTS: inboxes there are sent nothing (their rows are cancelled). */
+  blockedHosts: readonly string[];
   log: { warn(obj: object, msg: string): void };
   /** How often the worker looks for due rows. */
   pollMs?: number;
@@ -67,10 +70,18 @@ async function activityOf(o: DeliveryOptions, row: DeliveryRow): Promise<object 
   const actorUri = actorUriOf(o, row.supercuration_id);
   const stamp = Date.parse(row.created_at);
   let activity: Activity;
-  if (row.activity === 'create') {
+  if (row.activity === 'create' || row.activity === 'update') {
     const [resource] = await resourceRows(o.db.kysely, row.supercuration_id, { linkIds: row.link_id ? [row.link_id] : [] });
     if (!resource) return null;
-    activity = resourceCreate(o.publicUrl, actorUri, resource);
+    activity =
+      row.activity === 'create'
+        ? resourceCreate(o.publicUrl, actorUri, resource)
+        : new Update({
+            id: new URL(`#update-${stamp}`, noteUri(o.publicUrl, row.supercuration_id, resource.link_id)),
+            actor: actorUri,
+            object: resourceNote(o.publicUrl, actorUri, resource),
+            to: PUBLIC_COLLECTION,
+          });
   } else if (row.activity === 'reject') {
     if (!row.follow_uri || !row.follower_uri) return null;
     activity = new Reject({
@@ -123,6 +134,11 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
   };
 
   const sendOne = async (row: DeliveryRow) => {
+    if (isBlockedHost(new URL(row.inbox_uri).hostname, o.blockedHosts)) {
+      await finish(row.id, 'cancelled', 'Blocked host');
+      run.cancelled += 1;
+      return;
+    }
     const body = await bodyOf(row);
     const key = await keyOf(row.supercuration_id);
     if (!body || !key) {

@@ -8,6 +8,7 @@ import { absoluteImageUrl, isHttpUrl, paths } from '../../shared/domain';
 import { addRemoteFollower, removeRemoteFollower } from '../services/fediverse';
 import { actorIdentifier, actorOfSlug, collectionActor, collectionExists, collectionIdOf } from './collection-actors';
 import { decodeKeyset, encodeKeyset } from '../db/keyset';
+import { isBlockedHost } from './blocked-hosts';
 import { guardedAuthenticatedLoader, guardedDocumentLoader } from './document-loader';
 import { collectionKeyPairs } from './keys';
 import { NOTES_PATH, resourceCreate, resourceNote, resourceRows } from './notes';
@@ -31,6 +32,8 @@ export interface FederationDeps {
   allowPrivateAddress: boolean;
   /** One delivery's deadline (PREVIEW_TIMEOUT_MS). */
   timeoutMs: number;
+  /** FEDERATION_BLOCKED_HOSTS: servers whose activities are refused and who are sent nothing. */
+  blockedHosts: readonly string[];
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -51,7 +54,7 @@ const OUTBOX_PAGE = 20;
 /** Expired cache entries are deleted this often (each process; the delete is idempotent). */
 const KV_PURGE_MS = 60 * 60_000;
 
-export function collectionFederation({ db, publicUrl, allowPrivateAddress, timeoutMs, log }: FederationDeps): { federation: Federation<void>; stop(): void } {
+export function collectionFederation({ db, publicUrl, allowPrivateAddress, timeoutMs, blockedHosts, log }: FederationDeps): { federation: Federation<void>; stop(): void } {
   const kysely = db.kysely;
   const kv = sqlKvStore(kysely);
   const purge = setInterval(() => kv.purgeExpired().catch((err) => log.warn({ err }, 'ActivityPub: the cache purge failed')), KV_PURGE_MS);
@@ -142,7 +145,7 @@ export function collectionFederation({ db, publicUrl, allowPrivateAddress, timeo
       if (!collection) return;
       const follower = await follow.getActor(ctx);
       // Fedify checked that the signature is the actor's: its key, on its host.
-      if (!isActor(follower) || follower.id === null || follower.inboxId === null) return;
+      if (!isActor(follower) || follower.id === null || follower.inboxId === null || isBlockedHost(follower.id.hostname, blockedHosts)) return;
       const sharedInbox = follower.endpoints?.sharedInbox ?? null;
       // Only http(s) addresses are stored (they are shown as links, and posted to).
       if (![follower.id, follower.inboxId, sharedInbox].every((u) => u === null || isHttpUrl(u.href))) return;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { paths } from '../../shared/domain';
 import { type FederationDeps, SHARED_INBOX_PATH, collectionFederation, fetchPolicy, wantsActivityJson } from '../federation';
+import { isBlockedHost } from '../federation/blocked-hosts';
 import { actorOfSlug, collectionActor } from '../federation/collection-actors';
 import { startDeliveryWorker } from '../federation/deliveries';
 
@@ -23,6 +24,7 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
     publicUrl: deps.publicUrl,
     policy: fetchPolicy(deps),
     timeoutMs: deps.timeoutMs,
+    blockedHosts: deps.blockedHosts,
     log: deps.log,
   });
   app.addHook('onClose', async () => {
@@ -53,7 +55,13 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
     const options = {
       config: { rateLimit: { max: INBOX_RATE_LIMIT, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => `ap-inbox:${signingHost(req)}` } },
     };
-    const post = (req: FastifyRequest, reply: FastifyReply) => answer(reply, toWebRequest(req, publicUrl, req.body as Buffer));
+    const post = (req: FastifyRequest, reply: FastifyReply) => {
+      const host = signingHost(req);
+      if (!host.startsWith('ip:') && isBlockedHost(new URL(`http://${host}`).hostname, deps.blockedHosts)) {
+        return reply.status(403).send({ error: 'This server is blocked here' });
+      }
+      return answer(reply, toWebRequest(req, publicUrl, req.body as Buffer));
+    };
     inbox.post(SHARED_INBOX_PATH, options, post);
     inbox.post('/ap/actors/:identifier/inbox', options, post);
   });

@@ -19,6 +19,7 @@ import { perCollection } from '../presenters/per-collection';
  * them. A collection without remote followers costs one indexed read. Only public collections have
  * followers: turning private forgets them (forgetRemoteFollowers).
  * - 'create': a resource added (a Note);
+ * - 'update': its link edited (the Note as it is now);
  * - 'delete': a resource removed, or its link deleted (the Note's Tombstone);
  * - 'delete-actor': the collection turned private (no longer an actor);
  * - 'reject': the owner removed a follower (to that follower's own inbox).

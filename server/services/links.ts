@@ -279,6 +279,9 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink, copy
  * which of the collections the viewer edits contain the link; others' collections are untouched.
  * Only the author moves it in or out of the main feed or adds it to collections (canPlaceLink).
  */
+/** The fields of a link that a collection's fediverse Note shows (server/federation/notes.ts). */
+const NOTE_FIELDS = ['url', 'title', 'description', 'thumbnailUrl'] as const;
+
 export async function updateLink(db: Db, viewer: Viewer, id: string, changes: UpdateLink): Promise<Link> {
   await db.kysely.transaction().execute(async (trx) => {
     const link = await trx
@@ -338,6 +341,7 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
         .executeTakeFirst();
       if (clash) throw duplicateLink();
     }
+    let removedFrom: string[] = [];
     if (changes.supercurationIds) {
       const wanted = new Set(changes.supercurationIds);
       const removed = editableAmong(
@@ -346,7 +350,16 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       );
       await lockCollections(trx, db.dialect, [...added, ...removed.map((m) => m.id)]);
       await addToCollections(trx, id, viewer, await requireEditableCollections(trx, viewer, added));
-      await removeFromCollections(trx, id, removed);
+      removedFrom = await removeFromCollections(trx, id, removed);
+    }
+    // What a collection's Note shows changed: its remote followers get it again (an Update).
+    if (NOTE_FIELDS.some((f) => changes[f] !== undefined)) {
+      await queueDeliveries(
+        trx,
+        'update',
+        [...current].filter((c) => !removedFrom.includes(c)),
+        id,
+      );
     }
     await reindexLinks(trx, [id]);
   });

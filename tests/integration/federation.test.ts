@@ -1,4 +1,4 @@
-import { Accept, Create, Delete, Document, Follow, Group, Hashtag, Note, Reject, Undo, lookupWebFinger, signRequest } from '@fedify/fedify';
+import { Accept, Create, Delete, Document, Follow, Group, Hashtag, Note, Reject, Undo, Update, lookupWebFinger, signRequest } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../server/db';
@@ -161,6 +161,11 @@ describeEachDatabase(
       expect(page.orderedItems.map((i) => i.object.id)).toEqual([note.id?.href]);
       expect((await http(note.id?.href ?? '', { headers: AS_JSON })).status).toBe(200);
 
+      // An edit of the link reaches them as an Update of the Note.
+      await curator.api.updateLink(link.id, { title: 'Life at black smokers, revised' });
+      const update = await bob.next((a): a is Update => a instanceof Update && a.objectId?.href === note.id?.href);
+      expect(((await update.getObject()) as Note).content?.toString()).toContain('>Life at black smokers, revised</a>');
+
       await curator.api.removeResource(collection.id, link.id);
       const deleted = await bob.next((a): a is Delete => a instanceof Delete && a.objectId?.href === note.id?.href);
       expect(deleted.actorId?.href).toBe(group.id?.href);
@@ -304,4 +309,37 @@ describeEachDatabase(
     });
   },
   { FEDERATION: 'true' },
+);
+
+describeEachDatabase(
+  'fediverse: a blocked server',
+  (ctx) => {
+    it('is refused at the inbox (403), and its followers are sent nothing', async () => {
+      const curator = await signedInUser(ctx.server.url, 'Curator');
+      const collection = await curator.api.createSupercuration({ title: 'Blocking', isPublic: true, slug: uniqueSlug('blocking') });
+      const group = (await bob.federation.createContext(new URL(bob.origin), undefined).lookupObject(`${ctx.server.url}/ap/actors/c-${collection.id}`)) as Group;
+      const follow = new Follow({ id: new URL(`#follows/${crypto.randomUUID()}`, bob.actorUri), actor: bob.actorUri, object: group.id });
+      await expect(bob.federation.createContext(new URL(bob.origin), undefined).sendActivity({ identifier: 'bob' }, group, follow)).rejects.toThrow(/403/);
+      expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
+
+      // A follower from before the block: what was queued for it is cancelled, not sent.
+      await ctx.server.db.kysely
+        .insertInto('federation_followers')
+        .values({
+          supercuration_id: collection.id,
+          actor_uri: bob.actorUri.href,
+          host: bob.actorUri.host,
+          inbox_uri: `${bob.origin}/users/bob/inbox`,
+          shared_inbox_uri: `${bob.origin}/inbox`,
+          follow_uri: follow.id?.href ?? '',
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const link = await curator.api.addResource(collection.id, { link: { title: 'Not for them', description: 'Blocked', url: 'https://example.com/blocked' } });
+      await expect
+        .poll(async () => (await ctx.server.db.kysely.selectFrom('federation_deliveries').select(['status', 'last_error']).where('link_id', '=', link.id).execute()))
+        .toEqual([{ status: 'cancelled', last_error: 'Blocked host' }]);
+    });
+  },
+  { FEDERATION: 'true', PREVIEW_ALLOW_PRIVATE: 'true', FEDERATION_BLOCKED_HOSTS: '127.0.0.1' },
 );
