@@ -1,8 +1,10 @@
 /** What the bench sections share: settings from the environment, autocannon runs, printing. */
+import http from 'node:http';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { type Budget, openLoopRate } from './budgets';
 import { measureOpenLoop } from './open-loop';
+import { freePort } from '../tests/support/free-port';
 
 export function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -212,4 +214,37 @@ export function printTable(rows: string[][]): void {
   for (const row of rows) {
     console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('   '));
   }
+}
+
+/**
+ * One HTTP server on each of `hosts` (loopback addresses such as 127.0.0.2), all on one free port,
+ * `handler(k)` answering the k-th: many "sites" or "servers" for the background fetchers and
+ * deliveries to reach. close() ends them all.
+ */
+export async function listenOnHosts(
+  hosts: readonly string[],
+  handler: (k: number) => http.RequestListener,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const port = await freePort();
+  const servers = await Promise.all(
+    hosts.map(
+      (host, k) =>
+        new Promise<http.Server>((resolve, reject) => {
+          const server = http.createServer(handler(k));
+          server.once('error', reject);
+          server.listen(port, host, () => resolve(server));
+        }),
+    ),
+  );
+  return {
+    port,
+    close: async () => {
+      await Promise.all(
+        servers.map((s) => {
+          s.closeAllConnections();
+          return new Promise((resolve) => s.close(resolve));
+        }),
+      );
+    },
+  };
 }

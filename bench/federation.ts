@@ -13,8 +13,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../server/config';
 import { type Db, openDatabase } from '../server/db';
-import { freePort } from '../tests/support/free-port';
-import { type CpuProbe, intEnv, loadAverages, printTable, rate, us } from './common';
+import { type CpuProbe, intEnv, listenOnHosts, loadAverages, printTable, rate, us } from './common';
 
 const FOLLOWERS = intEnv('BENCH_FEDIVERSE_FOLLOWERS', 10_000);
 const INBOXES = intEnv('BENCH_FEDIVERSE_INBOXES', 500);
@@ -45,30 +44,8 @@ async function startInboxes(count: number): Promise<Inboxes> {
       res.writeHead(202).end();
     });
   };
-  const port = await freePort();
-  const servers = await Promise.all(
-    hosts.map(
-      (host) =>
-        new Promise<http.Server>((resolve, reject) => {
-          const server = http.createServer(handler);
-          server.once('error', reject);
-          server.listen(port, host, () => resolve(server));
-        }),
-    ),
-  );
-  return {
-    port,
-    hosts,
-    received,
-    close: async () => {
-      await Promise.all(
-        servers.map((s) => {
-          s.closeAllConnections();
-          return new Promise((resolve) => s.close(resolve));
-        }),
-      );
-    },
-  };
+  const { port, close } = await listenOnHosts(hosts, () => handler);
+  return { port, hosts, received, close };
 }
 
 /** FOLLOWERS remote followers of the collection, round-robin over the servers, stored as their Follows leave them. */

@@ -23,8 +23,7 @@ import type { Config } from '../server/config';
 import { type Db, openDatabase } from '../server/db';
 import { newId } from '../server/db/ids';
 import type { Database } from '../server/db/schema';
-import { freePort } from '../tests/support/free-port';
-import { type CpuProbe, intEnv, loadAverages, printTable, rate, us } from './common';
+import { type CpuProbe, intEnv, listenOnHosts, loadAverages, printTable, rate, us } from './common';
 import { heavyUserCount, prng } from './seed';
 
 const LINKS = intEnv('BENCH_CHECK_LINKS', 100_000);
@@ -86,30 +85,8 @@ export async function startCheckFixtures(hostCount: number): Promise<CheckFixtur
     res.writeHead(status, headers);
     res.end(method === 'HEAD' ? undefined : `<!doctype html><title>Page ${n}</title><p>Page ${n} of ${hosts[host]}.</p>`);
   };
-  const port = await freePort();
-  const servers = await Promise.all(
-    hosts.map(
-      (host, k) =>
-        new Promise<http.Server>((resolve, reject) => {
-          const server = http.createServer(handler(k));
-          server.once('error', reject);
-          server.listen(port, host, () => resolve(server));
-        }),
-    ),
-  );
-  return {
-    port,
-    hosts,
-    arrivals,
-    close: async () => {
-      await Promise.all(
-        servers.map((s) => {
-          s.closeAllConnections();
-          return new Promise((resolve) => s.close(resolve));
-        }),
-      );
-    },
-  };
+  const { port, close } = await listenOnHosts(hosts, handler);
+  return { port, hosts, arrivals, close };
 }
 
 export interface LinkChecksSeed {
