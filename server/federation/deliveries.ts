@@ -1,4 +1,4 @@
-import { type Activity, Delete, type Federation, Follow, PUBLIC_COLLECTION, Reject, Tombstone, Update, signRequest } from '@fedify/fedify';
+import { type Activity, type Context, Delete, type Federation, Follow, PUBLIC_COLLECTION, Reject, Tombstone, Update, signRequest } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db';
@@ -59,15 +59,13 @@ export interface DeliveryRun {
   cancelled: number;
 }
 
-const actorUriOf = (o: DeliveryOptions, supercurationId: string) =>
-  o.federation.createContext(new URL(o.publicUrl), undefined).getActorUri(actorIdentifier(supercurationId));
+const actorUriOf = (ctx: Context<void>, supercurationId: string) => ctx.getActorUri(actorIdentifier(supercurationId));
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /** The activity a row stands for, as JSON-LD; null when there is nothing to say any more. */
-async function activityOf(o: DeliveryOptions, row: DeliveryRow): Promise<object | null> {
-  const ctx = o.federation.createContext(new URL(o.publicUrl), undefined);
-  const actorUri = actorUriOf(o, row.supercuration_id);
+async function activityOf(o: DeliveryOptions, ctx: Context<void>, row: DeliveryRow): Promise<object | null> {
+  const actorUri = actorUriOf(ctx, row.supercuration_id);
   const stamp = Date.parse(row.created_at);
   let activity: Activity;
   if (row.activity === 'create' || row.activity === 'update') {
@@ -106,6 +104,7 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
   const db = o.db.kysely;
   const { token, rows } = await claimDueRows(o.db, 'federation_deliveries', BATCH, LEASE_MS, now);
   const run: DeliveryRun = { claimed: rows.length, sent: 0, retrying: 0, failed: 0, cancelled: 0 };
+  const ctx = o.federation.createContext(new URL(o.publicUrl), undefined);
   const mine = (id: string) => db.updateTable('federation_deliveries').where('id', '=', id).where('claim_token', '=', token);
   const finish = (id: string, status: 'sent' | 'failed' | 'cancelled', lastError: string | null = null) =>
     mine(id)
@@ -118,7 +117,7 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
     const key = `${row.activity} ${row.supercuration_id} ${row.link_id} ${row.created_at}`;
     let body = bodies.get(key);
     if (!body) {
-      body = activityOf(o, row).then((json) => (json ? Buffer.from(JSON.stringify(json)) : null));
+      body = activityOf(o, ctx, row).then((json) => (json ? Buffer.from(JSON.stringify(json)) : null));
       bodies.set(key, body);
     }
     return body;
@@ -146,7 +145,7 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
       run.cancelled += 1;
       return;
     }
-    const keyId = new URL('#main-key', actorUriOf(o, row.supercuration_id));
+    const keyId = new URL('#main-key', actorUriOf(ctx, row.supercuration_id));
     let error: string;
     let retry = true;
     try {

@@ -108,8 +108,9 @@ export function collectionFederation({ db, publicUrl, allowPrivateAddress, timeo
   const OUTBOX_TAG = 'ap-outbox';
   federation
     .setOutboxDispatcher(`${ACTOR_PATH}/outbox`, async (ctx, identifier, cursor) => {
-      const c = cursor === null ? null : await collectionActor(kysely, identifier);
-      if (!c || cursor === null) return null;
+      if (cursor === null) return null;
+      const c = await collectionActor(kysely, identifier);
+      if (!c) return null;
       let before: [string, string] | null = null;
       if (cursor !== '') {
         try {

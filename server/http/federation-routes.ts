@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { paths } from '../../shared/domain';
+import { JSON_MAX_DEPTH, MSG, paths } from '../../shared/domain';
+import { badRequest } from '../errors';
+import { jsonNestedDeeperThan } from '../services/json-depth';
 import { type FederationDeps, SHARED_INBOX_PATH, collectionFederation, fetchPolicy, wantsActivityJson } from '../federation';
 import { isBlockedHost } from '../federation/blocked-hosts';
 import { actorOfSlug, collectionActor } from '../federation/collection-actors';
@@ -51,7 +53,12 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
   }
   await app.register(async (inbox) => {
     inbox.removeAllContentTypeParsers();
-    inbox.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INBOX_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    // The raw bytes (signatures cover them), refused like any JSON body when nested too deep: JSON-LD
+    // expansion walks the activity recursively, before its signature is checked.
+    inbox.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INBOX_BODY_LIMIT }, (_req, body, done) => {
+      if (jsonNestedDeeperThan((body as Buffer).toString('utf8'), JSON_MAX_DEPTH)) done(badRequest(MSG.jsonTooDeep, 'JSON_TOO_DEEP'), undefined);
+      else done(null, body);
+    });
     const options = {
       config: { rateLimit: { max: INBOX_RATE_LIMIT, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => `ap-inbox:${signingHost(req)}` } },
     };

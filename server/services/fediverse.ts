@@ -33,6 +33,13 @@ const INSERT_CHUNK = 500;
 
 type Delivery = Database['federation_deliveries'];
 
+/**
+ * Of collections read with their fediverse_followers_count (a write that touches their row anyway
+ * can return it), those with remote followers: the others have nothing to send, and skip the read.
+ */
+export const followedRemotely = (rows: readonly { id: string; fediverse_followers_count: number }[]) =>
+  rows.filter((r) => Number(r.fediverse_followers_count) > 0).map((r) => r.id);
+
 /** A new delivery, due now. */
 const deliveryRow = (at: string, d: Pick<Delivery, 'supercuration_id' | 'link_id' | 'activity' | 'inbox_uri' | 'follow_uri' | 'follower_uri'>) => ({
   id: newId(),

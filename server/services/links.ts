@@ -24,7 +24,7 @@ import {
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
 import type { ReadableCopy } from '../readable/extract';
-import { queueDeliveries } from './fediverse';
+import { followedRemotely, queueDeliveries } from './fediverse';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, queueReadableCopies, restartReadableCopy } from './readable-copies';
@@ -384,10 +384,11 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
       db.dialect,
       collections.map((c) => c.supercuration_id),
     );
-    await trx
+    const counted = await trx
       .updateTable('supercurations')
       .set({ links_count: decrement('links_count') })
       .where('id', 'in', (eb) => eb.selectFrom('supercuration_links').select('supercuration_id').where('link_id', '=', id))
+      .returning(['id', 'fediverse_followers_count'])
       .execute();
     if (link.original_post_id) {
       await trx
@@ -396,12 +397,7 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
         .where('id', '=', link.original_post_id)
         .execute();
     }
-    await queueDeliveries(
-      trx,
-      'delete',
-      collections.map((c) => c.supercuration_id),
-      id,
-    );
+    await queueDeliveries(trx, 'delete', followedRemotely(counted), id);
     // Cascades to its topics, likes and memberships; its reposts keep their copy (original_post_id → null).
     await trx.deleteFrom('links').where('id', '=', id).execute();
   });

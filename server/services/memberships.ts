@@ -9,7 +9,7 @@ import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { SupercurationAccess } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { queueDeliveries } from './fediverse';
+import { followedRemotely, queueDeliveries } from './fediverse';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -104,12 +104,12 @@ const idArgs = (a: Record<string, string>, shape: string) =>
  * links_count + 1 on the collections (id0…), answering the ids updated: on PostgreSQL this takes
  * their row locks (as lockCollections does), so it also serialises the duplicate check after it.
  */
-const countAdded = queryTemplate<string, { id: string }>((db, a, shape) =>
+const countAdded = queryTemplate<string, { id: string; fediverse_followers_count: number }>((db, a, shape) =>
   db
     .updateTable('supercurations')
     .set({ links_count: increment('links_count') })
     .where('id', 'in', idArgs(a, shape))
-    .returning('id'),
+    .returning(['id', 'fediverse_followers_count']),
 );
 
 /**
@@ -193,12 +193,11 @@ export async function addToCollections(
   // The update's row locks come in scan order: several collections are locked in id order first.
   if (ids.length > 1) await lockCollections(trx, isPostgres(trx) ? 'postgres' : 'sqlite', ids);
   // A collection deleted since the caller's checks is not found, as it would have been before them.
-  if ((await countAdded(trx, args, String(ids.length))).length !== ids.length) {
-    throw notFound(SUPERCURATION_MESSAGES.notFound);
-  }
+  const counted = await countAdded(trx, args, String(ids.length));
+  if (counted.length !== ids.length) throw notFound(SUPERCURATION_MESSAGES.notFound);
   const added = await insertMembers(trx, args, `${ids.length} ${url === null ? 'no-url' : 'url'}`);
   if (added.length !== ids.length) throw duplicateLink();
-  await queueDeliveries(trx, 'create', ids, linkId);
+  await queueDeliveries(trx, 'create', followedRemotely(counted), linkId);
 }
 
 /**
@@ -220,12 +219,13 @@ export async function removeFromCollections(
     .execute();
   const removedIds = removed.map((r) => r.supercuration_id);
   if (removedIds.length > 0) {
-    await trx
+    const counted = await trx
       .updateTable('supercurations')
       .set({ links_count: decrement('links_count') })
       .where('id', 'in', removedIds)
+      .returning(['id', 'fediverse_followers_count'])
       .execute();
-    await queueDeliveries(trx, 'delete', removedIds, linkId);
+    await queueDeliveries(trx, 'delete', followedRemotely(counted), linkId);
   }
   return removedIds;
 }

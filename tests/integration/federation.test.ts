@@ -3,12 +3,13 @@ import { Temporal } from '@js-temporal/polyfill';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../server/db';
 import { sqlKvStore } from '../../server/federation/kv-store';
+import { addRemoteFollower } from '../../server/services/fediverse';
 import { INBOX_BODY_LIMIT, INBOX_RATE_LIMIT } from '../../server/http/federation-routes';
 import { http, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type RemoteFollower, startRemoteFollower } from '../support/fediverse-follower';
 import { expectFailure, uniqueSlug } from '../support/supercurations';
-import { SUPERCURATION_MESSAGES as M } from '../../shared/domain';
+import { MSG, SUPERCURATION_MESSAGES as M } from '../../shared/domain';
 
 /**
  * ActivityPub (issue 21): a public collection is a Group actor that a remote server finds by
@@ -259,6 +260,9 @@ describeEachDatabase(
           body,
         });
       expect((await post('big.example', JSON.stringify({ padding: 'x'.repeat(INBOX_BODY_LIMIT) }))).status).toBe(413);
+      // Nested deep enough to exhaust JSON-LD expansion's stack: refused before it, like any JSON body.
+      const deep = await post('deep.example', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`);
+      expect([deep.status, ((await deep.json()) as { error: string }).error]).toEqual([400, MSG.jsonTooDeep]);
       // Wrongly signed, so each is refused (401) until the host's minute is used up.
       const statuses = [];
       for (let i = 0; i < INBOX_RATE_LIMIT; i++) statuses.push((await post('flood.example')).status);
@@ -323,18 +327,12 @@ describeEachDatabase(
       expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
 
       // A follower from before the block: what was queued for it is cancelled, not sent.
-      await ctx.server.db.kysely
-        .insertInto('federation_followers')
-        .values({
-          supercuration_id: collection.id,
-          actor_uri: bob.actorUri.href,
-          host: bob.actorUri.host,
-          inbox_uri: `${bob.origin}/users/bob/inbox`,
-          shared_inbox_uri: `${bob.origin}/inbox`,
-          follow_uri: follow.id?.href ?? '',
-          created_at: new Date().toISOString(),
-        })
-        .execute();
+      await addRemoteFollower(ctx.server.db.kysely, collection.id, {
+        actorUri: bob.actorUri.href,
+        inboxUri: `${bob.origin}/users/bob/inbox`,
+        sharedInboxUri: `${bob.origin}/inbox`,
+        followUri: follow.id?.href ?? '',
+      });
       const link = await curator.api.addResource(collection.id, { link: { title: 'Not for them', description: 'Blocked', url: 'https://example.com/blocked' } });
       await expect
         .poll(async () => (await ctx.server.db.kysely.selectFrom('federation_deliveries').select(['status', 'last_error']).where('link_id', '=', link.id).execute()))

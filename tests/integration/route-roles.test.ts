@@ -5,6 +5,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Link, Supercuration, TagCategory, Topic } from '../../shared/domain';
 import { sha256, unsubscribeToken } from '../../server/services/email-subscriptions';
 import { newId } from '../../server/db/ids';
+import { addRemoteFollower } from '../../server/services/fediverse';
 import { nestedBookmarkFile } from '../support/bookmark-files';
 import { http, newUser, secondSession, sessionToken, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -126,18 +127,12 @@ async function setExtraCollaborating(w: World, collaborating: boolean): Promise<
 /** A follower of the collection on another server, stored as the inbox stores one; its actor URI. */
 async function remoteFollower(w: World): Promise<string> {
   const actor = `https://remote.example/users/${newId()}`;
-  await w.server.db.kysely
-    .insertInto('federation_followers')
-    .values({
-      supercuration_id: w.collection.id,
-      actor_uri: actor,
-      host: 'remote.example',
-      inbox_uri: `${actor}/inbox`,
-      shared_inbox_uri: 'https://remote.example/inbox',
-      follow_uri: `${actor}#follow`,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  await addRemoteFollower(w.server.db.kysely, w.collection.id, {
+    actorUri: actor,
+    inboxUri: `${actor}/inbox`,
+    sharedInboxUri: 'https://remote.example/inbox',
+    followUri: `${actor}#follow`,
+  });
   return actor;
 }
 
