@@ -25,6 +25,7 @@ import * as m0021 from './migrations/0021_link_search';
 import * as m0022 from './migrations/0022_link_search_readers';
 import * as m0023 from './migrations/0023_link_search_pending_list';
 import * as m0024 from './migrations/0024_federation';
+import * as m0025 from './migrations/0025_fediverse_people';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0022_link_search_readers': m0022,
   '0023_link_search_pending_list': m0023,
   '0024_federation': m0024,
+  '0025_fediverse_people': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

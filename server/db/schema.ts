@@ -54,6 +54,10 @@ export interface Database {
     subscriptions_count: Generated<number>;
     subscribers_count: Generated<number>;
     updated_at: string;
+    /** The user's handle as a fediverse actor (migration 0025); never a public collection's slug. */
+    fediverse_username: string | null;
+    /** Rows of federation_user_followers. */
+    fediverse_followers_count: Generated<number>;
   };
   topics: {
     user_id: string;
@@ -263,13 +267,31 @@ export interface Database {
     follow_uri: string;
     created_at: string;
   };
+  federation_user_keys: {
+    user_id: string;
+    keys_json: string;
+    created_at: string;
+  };
+  /** A curator's remote followers (migration 0025), as federation_followers. */
+  federation_user_followers: {
+    user_id: string;
+    actor_uri: string;
+    host: string;
+    inbox_uri: string;
+    shared_inbox_uri: string | null;
+    follow_uri: string;
+    created_at: string;
+  };
   /** An activity to send to one remote inbox (migration 0024; server/federation/deliveries.ts). */
   federation_deliveries: {
     id: string;
-    supercuration_id: string;
+    /** The collection it is about (its actor sends it, unless user_id says otherwise). */
+    supercuration_id: string | null;
+    /** Sent as this user's Person actor (migration 0025): an Announce, or a Reject. */
+    user_id: string | null;
     /** The resource it is about; null for the collection itself. */
     link_id: string | null;
-    activity: 'create' | 'update' | 'delete' | 'delete-actor' | 'reject';
+    activity: 'create' | 'update' | 'delete' | 'delete-actor' | 'reject' | 'announce';
     inbox_uri: string;
     /** A Reject: the Follow it answers, and who sent it. */
     follow_uri: string | null;

@@ -9,8 +9,9 @@ import type { HopPolicy } from '../preview/address-policy';
 import { FetchRefusedError, safeFetch } from '../preview/safe-fetch';
 import { isBlockedHost } from './blocked-hosts';
 import { actorIdentifier } from './collection-actors';
-import { collectionKeyPairs } from './keys';
-import { noteUri, resourceCreate, resourceNote, resourceRows } from './notes';
+import { actorKeyPairs } from './keys';
+import { personIdentifier } from './person-actors';
+import { noteUri, resourceAnnounce, resourceCreate, resourceNote, resourceRows } from './notes';
 
 /**
  * Sends the activities queued in federation_deliveries (server/services/fediverse.ts):
@@ -18,7 +19,8 @@ import { noteUri, resourceCreate, resourceNote, resourceRows } from './notes';
  * a row is sent by one process at a time; a process that dies mid-batch leaves its rows to another
  * once the lease ends. A row's activity is built when it is sent, from the current rows: a resource
  * removed before its Create went out is not announced at all. A Reject (a follower removed by the
- * owner) goes to that follower's own inbox. Each POST is signed (HTTP
+ * owner) goes to that follower's own inbox. A row with a user_id is sent as that user's Person
+ * (its Announce of a collection's Note, its Reject), any other as the collection's Group. Each POST is signed (HTTP
  * Signatures, the collection's RSA key) and made through the SSRF guard: an inbox is a URL a remote
  * server gave us. 2xx: sent. 4xx (but 408 and 429): refused for good. Anything else is retried
  * after 1 min, 2, 4… (6 h at most), 8 attempts in all.
@@ -59,36 +61,40 @@ export interface DeliveryRun {
   cancelled: number;
 }
 
-const actorUriOf = (ctx: Context<void>, supercurationId: string) => ctx.getActorUri(actorIdentifier(supercurationId));
+/** Who sends a row: the user's Person (an Announce, or their Reject), else the collection's Group. */
+const senderOf = (row: DeliveryRow) =>
+  row.user_id ? personIdentifier(row.user_id) : row.supercuration_id ? actorIdentifier(row.supercuration_id) : null;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /** The activity a row stands for, as JSON-LD; null when there is nothing to say any more. */
 async function activityOf(o: DeliveryOptions, ctx: Context<void>, row: DeliveryRow): Promise<object | null> {
-  const actorUri = actorUriOf(ctx, row.supercuration_id);
+  const sender = senderOf(row);
+  if (!sender) return null;
+  const actorUri = ctx.getActorUri(sender);
   const stamp = Date.parse(row.created_at);
+  const collectionId = row.supercuration_id;
   let activity: Activity;
-  if (row.activity === 'create' || row.activity === 'update') {
-    const [resource] = await resourceRows(o.db.kysely, row.supercuration_id, { linkIds: row.link_id ? [row.link_id] : [] });
-    if (!resource) return null;
-    activity =
-      row.activity === 'create'
-        ? resourceCreate(o.publicUrl, actorUri, resource)
-        : new Update({
-            id: new URL(`#update-${stamp}`, noteUri(o.publicUrl, row.supercuration_id, resource.link_id)),
-            actor: actorUri,
-            object: resourceNote(o.publicUrl, actorUri, resource),
-            to: PUBLIC_COLLECTION,
-          });
-  } else if (row.activity === 'reject') {
+  if (row.activity === 'reject') {
     if (!row.follow_uri || !row.follower_uri) return null;
     activity = new Reject({
       id: new URL(`#reject-${stamp}`, actorUri),
       actor: actorUri,
       object: new Follow({ id: new URL(row.follow_uri), actor: new URL(row.follower_uri), object: actorUri }),
     });
+  } else if (!collectionId) {
+    return null;
+  } else if (row.activity === 'create' || row.activity === 'update' || row.activity === 'announce') {
+    const [resource] = await resourceRows(o.db.kysely, { supercurationId: collectionId }, { linkIds: row.link_id ? [row.link_id] : [] });
+    if (!resource) return null;
+    // The Note is always the collection's: a curator's Person announces it.
+    const author = ctx.getActorUri(actorIdentifier(collectionId));
+    const note = resourceNote(o.publicUrl, author, resource);
+    if (row.activity === 'create') activity = resourceCreate(o.publicUrl, actorUri, resource);
+    else if (row.activity === 'announce') activity = resourceAnnounce(actorUri, note, stamp);
+    else activity = new Update({ id: new URL(`#update-${stamp}`, note.id ?? actorUri), actor: actorUri, object: note, to: PUBLIC_COLLECTION });
   } else {
-    const object = row.activity === 'delete' && row.link_id ? noteUri(o.publicUrl, row.supercuration_id, row.link_id) : actorUri;
+    const object = row.activity === 'delete' && row.link_id ? noteUri(o.publicUrl, collectionId, row.link_id) : actorUri;
     activity = new Delete({
       id: new URL(`#delete-${stamp}`, object),
       actor: actorUri,
@@ -114,7 +120,7 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
   // One body per event (an activity about one resource, queued at one time), whatever its inboxes.
   const bodies = new Map<string, Promise<Buffer | null>>();
   const bodyOf = (row: DeliveryRow) => {
-    const key = `${row.activity} ${row.supercuration_id} ${row.link_id} ${row.created_at}`;
+    const key = `${row.activity} ${row.supercuration_id} ${row.user_id} ${row.link_id} ${row.created_at}`;
     let body = bodies.get(key);
     if (!body) {
       body = activityOf(o, ctx, row).then((json) => (json ? Buffer.from(JSON.stringify(json)) : null));
@@ -123,11 +129,11 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
     return body;
   };
   const keys = new Map<string, Promise<CryptoKeyPair | undefined>>();
-  const keyOf = (supercurationId: string) => {
-    let key = keys.get(supercurationId);
+  const keyOf = (sender: string) => {
+    let key = keys.get(sender);
     if (!key) {
-      key = collectionKeyPairs(db, supercurationId).then((pairs) => pairs[0]);
-      keys.set(supercurationId, key);
+      key = actorKeyPairs(db, sender).then((pairs) => pairs[0]);
+      keys.set(sender, key);
     }
     return key;
   };
@@ -138,14 +144,15 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
       run.cancelled += 1;
       return;
     }
+    const sender = senderOf(row);
     const body = await bodyOf(row);
-    const key = await keyOf(row.supercuration_id);
-    if (!body || !key) {
+    const key = sender ? await keyOf(sender) : undefined;
+    if (!sender || !body || !key) {
       await finish(row.id, 'cancelled', 'Nothing to send any more');
       run.cancelled += 1;
       return;
     }
-    const keyId = new URL('#main-key', actorUriOf(ctx, row.supercuration_id));
+    const keyId = new URL('#main-key', ctx.getActorUri(sender));
     let error: string;
     let retry = true;
     try {

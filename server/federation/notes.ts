@@ -1,4 +1,4 @@
-import { Create, Document, Hashtag, Note, PUBLIC_COLLECTION } from '@fedify/fedify';
+import { Announce, Create, Document, Hashtag, Note, PUBLIC_COLLECTION } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import type { Kysely } from 'kysely';
 import { absoluteImageUrl, paths } from '../../shared/domain';
@@ -35,30 +35,37 @@ export const NOTES_PATH = '/ap/notes/{collection}/{link}';
 export const noteUri = (publicUrl: string, supercurationId: string, linkId: string) =>
   new URL(`/ap/notes/${encodeURIComponent(supercurationId)}/${encodeURIComponent(linkId)}`, publicUrl);
 
+/** Whose resources: one public collection's, or those of all a curator's public collections. */
+export type ResourceScope = { supercurationId: string } | { ownerId: string };
+
+/** A page's keyset: [added_at, link id, collection id], newest first. */
+export type ResourceKeyset = [string, string, string];
+
 /**
- * The resources of a public collection as visitors see them on its page: these links, or a page of
- * the newest before `before` ([added_at, link id]).
+ * The resources of public collections as visitors see them on their pages: these links, or a page
+ * of the newest before `before`.
  */
 export async function resourceRows(
   db: Kysely<Database>,
-  supercurationId: string,
-  which: { linkIds: readonly string[] } | { before: [string, string] | null; limit: number },
+  scope: ResourceScope,
+  which: { linkIds: readonly string[] } | { before: ResourceKeyset | null; limit: number },
 ): Promise<ResourceRow[]> {
   let q = db
     .selectFrom('supercuration_links as sl')
     .innerJoin('supercurations as s', 's.id', 'sl.supercuration_id')
     .innerJoin('links as l', 'l.id', 'sl.link_id')
     .select(['sl.supercuration_id', 's.slug', 's.is_public', 's.topics_json', 'l.id as link_id', 'l.url', 'l.title', 'l.description', 'l.thumbnail_url', 'sl.created_at as added_at'])
-    .where('sl.supercuration_id', '=', supercurationId)
     .where(linkVisibleTo(null, 'l'))
     .orderBy('sl.created_at', 'desc')
-    .orderBy('sl.link_id', 'desc');
+    .orderBy('sl.link_id', 'desc')
+    .orderBy('sl.supercuration_id', 'desc');
+  q = 'supercurationId' in scope ? q.where('sl.supercuration_id', '=', scope.supercurationId) : q.where('s.user_id', '=', scope.ownerId).where('s.is_public', '=', 1);
   if ('linkIds' in which) {
     if (which.linkIds.length === 0) return [];
     q = q.where('sl.link_id', 'in', [...which.linkIds]);
   } else {
     const { before } = which;
-    if (before) q = q.where(keysetAfter(['sl.created_at', 'sl.link_id'], 'desc', before));
+    if (before) q = q.where(keysetAfter(['sl.created_at', 'sl.link_id', 'sl.supercuration_id'], 'desc', before));
     q = q.limit(which.limit);
   }
   const rows = (await q.execute()).filter((r) => r.slug && isFederatedCollection({ isPublic: r.is_public === 1 }));
@@ -66,8 +73,8 @@ export async function resourceRows(
   const tags = await db
     .selectFrom('supercuration_link_tags as slt')
     .innerJoin('tags as t', 't.id', 'slt.tag_id')
-    .select(['slt.link_id', 't.name'])
-    .where('slt.supercuration_id', '=', supercurationId)
+    .select(['slt.supercuration_id', 'slt.link_id', 't.name'])
+    .where('slt.supercuration_id', 'in', [...new Set(rows.map((r) => r.supercuration_id))])
     .where(
       'slt.link_id',
       'in',
@@ -84,7 +91,9 @@ export async function resourceRows(
     description: r.description,
     thumbnail_url: r.thumbnail_url,
     added_at: r.added_at,
-    tags: [...new Set([...tags.filter((t) => t.link_id === r.link_id).map((t) => t.name), ...topicNames(r.topics_json)])],
+    tags: [
+      ...new Set([...tags.filter((t) => t.link_id === r.link_id && t.supercuration_id === r.supercuration_id).map((t) => t.name), ...topicNames(r.topics_json)]),
+    ],
   }));
 }
 
@@ -142,3 +151,15 @@ export function resourceCreate(publicUrl: string, actorUri: URL, r: ResourceRow)
 
 /** Our uploads are WebP; another site's image is left for the receiver to sniff. */
 const imageType = (url: string) => (/\.webp$/i.test(new URL(url).pathname) ? 'image/webp' : null);
+
+/** A curator's Person announcing (boosting) a Note of one of their collections, with an id of its own each time. */
+export function resourceAnnounce(actorUri: URL, note: Note, stamp: number): Announce {
+  return new Announce({
+    id: new URL(`#announce-${stamp}`, note.id ?? actorUri),
+    actor: actorUri,
+    object: note,
+    to: PUBLIC_COLLECTION,
+    cc: new URL(`${actorUri.href}/followers`),
+    published: Temporal.Instant.fromEpochMilliseconds(stamp),
+  });
+}

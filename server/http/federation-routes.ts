@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { JSON_MAX_DEPTH, MSG, paths } from '../../shared/domain';
 import { badRequest } from '../errors';
 import { jsonNestedDeeperThan } from '../services/json-depth';
-import { type FederationDeps, SHARED_INBOX_PATH, collectionFederation, fetchPolicy, wantsActivityJson } from '../federation';
+import { type FederationDeps, SHARED_INBOX_PATH, supercurateFederation, fetchPolicy, wantsActivityJson } from '../federation';
 import { isBlockedHost } from '../federation/blocked-hosts';
 import { actorOfSlug, collectionActor } from '../federation/collection-actors';
+import { personActor, personIdentifier, userIdOf } from '../federation/person-actors';
 import { startDeliveryWorker } from '../federation/deliveries';
 
 /** An activity is a few kB; Mastodon caps its own at 1 MB. */
@@ -15,11 +16,11 @@ export const INBOX_RATE_LIMIT = 300;
 /**
  * Mounts the federation (server/federation/, loaded only when FEDERATION is on): its own paths
  * (/ap/…, WebFinger, NodeInfo) as routes, inbox POSTs with their raw bytes (signatures cover them),
- * and the public collection page's answer to ActivityPub clients. Call before the web routes: that
- * page's route is registered there.
+ * and the answer of a public collection's page and a curator's profile page to ActivityPub clients.
+ * Call before the web routes: those pages' routes are registered there.
  */
 export async function registerFederationRoutes(app: FastifyInstance, deps: FederationDeps): Promise<void> {
-  const { federation, stop } = collectionFederation(deps);
+  const { federation, stop } = supercurateFederation(deps);
   const deliveries = startDeliveryWorker({
     db: deps.db,
     federation,
@@ -40,11 +41,12 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
       reply,
       await federation.fetch(request, {
         contextData: undefined,
-        // A browser opening an actor's URI is sent to the collection's page.
+        // A browser opening an actor's URI is sent to the collection's page, or the curator's profile.
         onNotAcceptable: async (req) => {
-          const identifier = new URL(req.url).pathname.split('/')[3] ?? '';
-          const c = await collectionActor(kysely, decodeURIComponent(identifier));
-          return c ? Response.redirect(new URL(paths.publicSupercuration(c.slug), publicUrl), 302) : new Response('Not Found', { status: 404 });
+          const identifier = decodeURIComponent(new URL(req.url).pathname.split('/')[3] ?? '');
+          const c = await collectionActor(kysely, identifier);
+          const page = c ? paths.publicSupercuration(c.slug) : (await personActor(kysely, identifier)) ? paths.profile(userIdOf(identifier) ?? '') : null;
+          return page ? Response.redirect(new URL(page, publicUrl), 302) : new Response('Not Found', { status: 404 });
         },
       }),
     );
@@ -73,13 +75,18 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
     inbox.post('/ap/actors/:identifier/inbox', options, post);
   });
 
-  // The public page of a collection, asked for as ActivityStreams JSON, is its actor.
+  // A collection's public page, or a curator's profile, asked for as ActivityStreams JSON, is its actor.
   const context = federation.createContext(new URL(publicUrl), undefined);
+  const actorPages: Record<string, (params: Record<string, string>) => Promise<string | null>> = {
+    '/supercurations/public/:slug': ({ slug = '' }) => actorOfSlug(kysely, slug),
+    '/profile/:id': async ({ id = '' }) => ((await personActor(kysely, personIdentifier(id))) ? personIdentifier(id) : null),
+  };
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (route.url !== '/supercurations/public/:slug' || ![route.method].flat().includes('GET')) return;
+    const actorOf = actorPages[route.url];
+    if (!actorOf || ![route.method].flat().includes('GET')) return;
     const asActor = async (req: FastifyRequest, reply: FastifyReply) => {
       if (!wantsActivityJson(req.headers.accept)) return;
-      const identifier = await actorOfSlug(kysely, (req.params as { slug: string }).slug);
+      const identifier = await actorOf(req.params as Record<string, string>);
       if (!identifier) return;
       return answer(reply, new Request(context.getActorUri(identifier), { headers: { accept: req.headers.accept ?? '' } }));
     };

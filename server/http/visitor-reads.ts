@@ -25,8 +25,8 @@ type VisitorRead = 'directory' | 'userSupercurations' | 'publicSupercuration' | 
 export type VisitorReads = { [N in VisitorRead]: Read<ApiRoutes[N]> };
 
 /** A profile, or 404 in the words for oneself or for someone else. */
-export async function profileOrThrow(db: Db, id: string, viewerId: string | null) {
-  const profile = await getProfile(db, id, viewerId);
+export async function profileOrThrow(db: Db, id: string, viewerId: string | null, fediverseHost: string | null = null) {
+  const profile = await getProfile(db, id, viewerId, fediverseHost);
   if (!profile) throw notFound(viewerId === id ? MSG.profileNotFound : MSG.userNotFound);
   return profile;
 }
@@ -50,7 +50,7 @@ export function visitorReads(db: Db, { fediverseHost = null }: { fediverseHost?:
       if (!link) throw notFound(LINK_MESSAGES.linkNotFound);
       return link;
     },
-    getUser: (viewer, { params }) => profileOrThrow(db, params.id, viewer?.id ?? null),
+    getUser: (viewer, { params }) => profileOrThrow(db, params.id, viewer?.id ?? null, fediverseHost),
   };
 }
 

@@ -14,9 +14,10 @@ export function userCard(id: string, name: string | null | undefined, avatarKey:
 
 /**
  * A user's profile as `viewerId` may see it: the e-mail only to the user themself; whether the
- * viewer subscribes to them (`viewerSubscribes`) only to another signed-in user.
+ * viewer subscribes to them (`viewerSubscribes`) only to another signed-in user; the fediverse
+ * handle when `fediverseHost` is given (FEDERATION on).
  */
-export function profileOf(row: ProfileRow, viewerId: string | null, viewerSubscribes: boolean | undefined): UserProfile {
+export function profileOf(row: ProfileRow, viewerId: string | null, viewerSubscribes: boolean | undefined, fediverseHost: string | null): UserProfile {
   return {
     id: row.id,
     name: row.name,
@@ -28,6 +29,9 @@ export function profileOf(row: ProfileRow, viewerId: string | null, viewerSubscr
     createdAt: new Date(row.createdAt).toISOString(),
     subscriptionsCount: row.subscriptions_count ?? 0,
     subscribersCount: row.subscribers_count ?? 0,
+    fediverseUsername: row.fediverse_username ?? null,
+    // A Person actor: a user with a public collection, on a federating server.
+    fediverseHandle: fediverseHost && row.fediverse_username && row.is_fediverse_actor ? `@${row.fediverse_username}@${fediverseHost}` : null,
     ...(viewerSubscribes !== undefined ? { isSubscribed: viewerSubscribes } : {}),
   };
 }

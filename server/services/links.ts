@@ -24,7 +24,7 @@ import {
 } from './memberships';
 import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
 import type { ReadableCopy } from '../readable/extract';
-import { followedRemotely, queueDeliveries } from './fediverse';
+import { audienceColumns, audienceOf, followedRemotely, queueDeliveries } from './fediverse';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, queueReadableCopies, restartReadableCopy } from './readable-copies';
@@ -354,12 +354,8 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
     }
     // What a collection's Note shows changed: its remote followers get it again (an Update).
     if (NOTE_FIELDS.some((f) => changes[f] !== undefined)) {
-      await queueDeliveries(
-        trx,
-        'update',
-        [...current].filter((c) => !removedFrom.includes(c)),
-        id,
-      );
+      const kept = [...current].filter((c) => !removedFrom.includes(c));
+      await queueDeliveries(trx, 'update', followedRemotely(await audienceOf(trx, kept)), id);
     }
     await reindexLinks(trx, [id]);
   });
@@ -388,7 +384,7 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
       .updateTable('supercurations')
       .set({ links_count: decrement('links_count') })
       .where('id', 'in', (eb) => eb.selectFrom('supercuration_links').select('supercuration_id').where('link_id', '=', id))
-      .returning(['id', 'fediverse_followers_count'])
+      .returning(audienceColumns)
       .execute();
     if (link.original_post_id) {
       await trx

@@ -9,7 +9,7 @@ import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { SupercurationAccess } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { followedRemotely, queueDeliveries } from './fediverse';
+import { type AudienceRow, audienceColumns, followedRemotely, queueDeliveries } from './fediverse';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -104,12 +104,12 @@ const idArgs = (a: Record<string, string>, shape: string) =>
  * links_count + 1 on the collections (id0…), answering the ids updated: on PostgreSQL this takes
  * their row locks (as lockCollections does), so it also serialises the duplicate check after it.
  */
-const countAdded = queryTemplate<string, { id: string; fediverse_followers_count: number }>((db, a, shape) =>
+const countAdded = queryTemplate<string, AudienceRow>((db, a, shape) =>
   db
     .updateTable('supercurations')
     .set({ links_count: increment('links_count') })
     .where('id', 'in', idArgs(a, shape))
-    .returning(['id', 'fediverse_followers_count']),
+    .returning(audienceColumns),
 );
 
 /**
@@ -223,7 +223,7 @@ export async function removeFromCollections(
       .updateTable('supercurations')
       .set({ links_count: decrement('links_count') })
       .where('id', 'in', removedIds)
-      .returning(['id', 'fediverse_followers_count'])
+      .returning(audienceColumns)
       .execute();
     await queueDeliveries(trx, 'delete', followedRemotely(counted), linkId);
   }

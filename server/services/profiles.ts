@@ -6,6 +6,8 @@ import type { ObjectStorage } from '../storage/uploads';
 import { newAvatarKey, reencodeAvatar } from './avatars';
 import { isSubscribed } from './subscriptions';
 import { ensureProfile } from './profile-row';
+import { isNameTaken, usernameTaken } from './fediverse-usernames';
+import { isUniqueViolation } from '../db/unique-violation';
 
 /** Creates the profile row of a new user with their default topics; a no-op when it already exists. */
 export async function createProfile(db: Db, userId: string): Promise<void> {
@@ -31,19 +33,25 @@ function profileQuery(db: Db) {
       'profiles.avatar_key',
       'profiles.subscriptions_count',
       'profiles.subscribers_count',
+      'profiles.fediverse_username',
+      (eb) =>
+        eb
+          .exists(eb.selectFrom('supercurations').select('id').whereRef('supercurations.user_id', '=', 'user.id').where('supercurations.is_public', '=', 1))
+          .as('is_fediverse_actor'),
     ]);
 }
 
 /**
  * A user's profile as `viewerId` may see it (profileOf), or null.
  * A user whose profile row is missing gets one created (SPEC §4: "loaded, or created if missing").
+ * `fediverseHost`: a federating server's host, to give the profile its fediverse handle.
  */
-export async function getProfile(db: Db, userId: string, viewerId: string | null): Promise<UserProfile | null> {
+export async function getProfile(db: Db, userId: string, viewerId: string | null, fediverseHost: string | null = null): Promise<UserProfile | null> {
   const row = await profileQuery(db).where('user.id', '=', userId).executeTakeFirst();
   if (!row) return null;
   if (!row.profile_id) await createProfile(db, userId);
   const viewerSubscribes = viewerId && viewerId !== row.id ? await isSubscribed(db, viewerId, row.id) : undefined;
-  return profileOf(row, viewerId, viewerSubscribes);
+  return profileOf(row, viewerId, viewerSubscribes, fediverseHost);
 }
 
 /**
@@ -59,9 +67,23 @@ export async function getProfilePageMeta(db: Db, userId: string) {
     .executeTakeFirst();
 }
 
-/** Name lives on Better Auth's "user" row, the rest on "profiles": both change together. */
+/**
+ * Name lives on Better Auth's "user" row, the rest on "profiles": both change together. A fediverse
+ * username taken (by a user or as a collection's slug) is 409, even when a concurrent write takes it.
+ */
 export async function updateProfile(db: Db, userId: string, data: ProfileChanges): Promise<void> {
+  try {
+    await writeProfile(db, userId, data);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw usernameTaken();
+    throw err;
+  }
+}
+
+async function writeProfile(db: Db, userId: string, data: ProfileChanges): Promise<void> {
+  const username = data.fediverseUsername;
   await db.kysely.transaction().execute(async (trx) => {
+    if (username !== undefined && (await isNameTaken(trx, username, userId))) throw usernameTaken();
     await trx.updateTable('user').set({ name: data.name, updatedAt: now() }).where('id', '=', userId).execute();
     await trx
       .insertInto('profiles')
@@ -70,6 +92,7 @@ export async function updateProfile(db: Db, userId: string, data: ProfileChanges
         bio: data.bio ?? null,
         location: data.location ?? null,
         website: data.website ?? null,
+        fediverse_username: username ?? null,
         updated_at: now(),
       })
       .onConflict((oc) =>
@@ -77,6 +100,7 @@ export async function updateProfile(db: Db, userId: string, data: ProfileChanges
           ...(data.bio !== undefined ? { bio: data.bio } : {}),
           ...(data.location !== undefined ? { location: data.location } : {}),
           ...(data.website !== undefined ? { website: data.website } : {}),
+          ...(username !== undefined ? { fediverse_username: username } : {}),
           updated_at: now(),
         }),
       )

@@ -31,6 +31,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { toDetail, toSummaries } from '../presenters/supercurations';
+import { ensureFediverseUsername } from './fediverse-usernames';
 import { forgetRemoteFollowers } from './fediverse';
 import { type StoredTopic, storeCollectionTopics } from './collection-topics';
 import { assertOwnTopics } from './topics';
@@ -292,10 +293,12 @@ export async function supercurationChoices(db: Db, viewer: Viewer): Promise<Supe
 // ---------------------------------------------------------------------------------------------
 // Writing
 
+/** A slug is taken by another collection, or by a user's fediverse username (both answer WebFinger). */
 async function assertSlugFree(trx: Q, slug: string, exceptId?: string): Promise<void> {
   let query = trx.selectFrom('supercurations').select('id').where('slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   if (await query.executeTakeFirst()) throw slugTaken();
+  if (await trx.selectFrom('profiles').select('user_id').where('fediverse_username', '=', slug).executeTakeFirst()) throw slugTaken();
 }
 
 /** A collection's topics are its owner's (topics are per user). */
@@ -351,6 +354,7 @@ export async function createSupercuration(db: Db, viewer: Viewer, input: CreateS
         })
         .execute();
       await replaceTopics(trx, createdCollection(viewer, id, input.isPublic), input.topics);
+      if (input.isPublic) await ensureFediverseUsername(trx, viewer.id);
     }),
   );
   return getSupercuration(db, viewer, id);
@@ -394,6 +398,7 @@ export async function updateSupercuration(
         .execute();
       if (changes.topics && topicOwner) await replaceTopics(trx, topicOwner, changes.topics);
       if (access.isPublic && !isPublic) await forgetRemoteFollowers(trx, access.id);
+      if (isPublic && !access.isPublic) await ensureFediverseUsername(trx, access.ownerId);
     }),
   );
   return getSupercuration(db, viewer, id);

@@ -376,6 +376,8 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       call('removeCollaborator', { params: { id, userId }, fallback: SUPERCURATION_MESSAGES.removeCollaboratorFailed }),
     removeFediverseFollower: (id: string, actor: string) =>
       call('removeFediverseFollower', { params: { id }, query: { actor }, fallback: SUPERCURATION_MESSAGES.removeFediverseFollowerFailed }),
+    removeMyFediverseFollower: (actor: string) =>
+      call('removeMyFediverseFollower', { query: { actor }, fallback: SUPERCURATION_MESSAGES.removeFediverseFollowerFailed }),
     /** Public collections only; the answer is the same whether or not the address was already subscribed. */
     subscribeByEmail: (id: string, email: string) =>
       call('subscribeByEmail', { params: { id }, body: { email }, fallback: SUBSCRIPTION_MESSAGES.subscribeFailed }),

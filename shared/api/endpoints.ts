@@ -16,6 +16,7 @@ export const endpoints = {
   listSubscribers: { method: 'GET', url: '/api/me/subscribers' },
   myEmailSubscribers: { method: 'GET', url: '/api/me/email-subscribers' },
   myFediverseFollowers: { method: 'GET', url: '/api/me/fediverse-followers' },
+  removeMyFediverseFollower: { method: 'DELETE', url: '/api/me/fediverse-followers' },
   following: { method: 'GET', url: '/api/following' },
   readerDigest: { method: 'GET', url: '/api/me/digest' },
   setReaderDigest: { method: 'PUT', url: '/api/me/digest' },

@@ -35,7 +35,7 @@ import {
   type CollaboratorCandidate,
   type EmailSubscribeResult,
   type EmailSubscriberGroup,
-  type FediverseFollowerGroup,
+  type FediverseFollowers,
   type PublicSupercuration,
   type Supercuration,
   type SupercurationChoice,
@@ -157,10 +157,15 @@ export const apiRoutes = {
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
     schema: { summary: "The confirmed e-mail subscribers of my collections", tags: ['Following'] },
   }),
-  myFediverseFollowers: route<FediverseFollowerGroup[]>()({
+  myFediverseFollowers: route<FediverseFollowers>()({
     ...endpoints.myFediverseFollowers,
     auth: SUBSCRIPTION_MESSAGES.mustLogInToSeeSubscribers,
-    schema: { summary: 'The followers of my collections on other (fediverse) servers', tags: ['Following'] },
+    schema: { summary: 'My followers, and my collections’, on other (fediverse) servers', tags: ['Following'] },
+  }),
+  removeMyFediverseFollower: route<void>()({
+    ...endpoints.removeMyFediverseFollower,
+    auth: signedIn,
+    schema: { summary: 'Remove one of my followers on another server (it is sent a Reject)', tags: ['Following'], querystring: fediverseFollowerQuerySchema },
   }),
   following: route<Page<FollowingItem>>()({
     ...endpoints.following,

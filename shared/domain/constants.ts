@@ -118,6 +118,9 @@ export const UPLOADED_IMAGE_PATH = /^\/api\/uploads\/[a-z0-9/_-]+\.webp$/i;
 export const SUPERCURATION_PAGE_SIZE = 24;
 export const DIRECTORY_PAGE_SIZE = 24;
 export const SLUG_MAX_LENGTH = 100;
+/** A fediverse username (Mastodon's rule: lowercase letters, digits and underscores, at most 30). */
+export const FEDIVERSE_USERNAME_MAX_LENGTH = 30;
+export const FEDIVERSE_USERNAME = /^[a-z0-9_]+$/;
 export const TAG_NAME_MAX_LENGTH = 50;
 export const TAG_CATEGORY_NAME_MAX_LENGTH = 50;
 export const MAX_TOPICS_PER_SUPERCURATION = 20;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   BIO_MAX_LENGTH,
+  FEDIVERSE_USERNAME,
+  FEDIVERSE_USERNAME_MAX_LENGTH,
   LOCATION_MAX_LENGTH,
   NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
@@ -67,6 +69,12 @@ export const profileUpdateSchema = z.object({
     .transform((v) => (v === '' ? null : v))
     .nullable()
     .optional(),
+  /** The handle others follow on the fediverse (@username@host); the server makes one when it is first needed. */
+  fediverseUsername: cleanText()
+    .toLowerCase()
+    .max(FEDIVERSE_USERNAME_MAX_LENGTH, MSG.fediverseUsernameTooLong)
+    .regex(FEDIVERSE_USERNAME, MSG.fediverseUsernameInvalid)
+    .optional(),
 });
 export type ProfileUpdate = z.input<typeof profileUpdateSchema>;
 export type ProfileChanges = z.output<typeof profileUpdateSchema>;
@@ -85,6 +93,10 @@ export interface UserProfile {
   createdAt: string;
   subscriptionsCount: number;
   subscribersCount: number;
+  /** The user's fediverse username (they follow them as @username@host); null until one is set or made. */
+  fediverseUsername: string | null;
+  /** @username@host when the server federates and the user has a public collection (they are then a fediverse actor). */
+  fediverseHandle?: string | null;
   /** Whether the signed-in viewer subscribes to this user; present only for a signed-in viewer on someone else's profile. */
   isSubscribed?: boolean;
 }

@@ -265,11 +265,24 @@ export interface PublicSupercuration extends Supercuration {
   fediverseHandle: string | null;
 }
 
+/** A follower on another (fediverse) server: its actor URI, its server, since when. */
+export interface FediverseFollower {
+  actorUri: string;
+  host: string;
+  followedAt: string;
+}
+
 /** The dashboard's 'Fediverse followers': one of the owner's collections and its remote followers. */
 export interface FediverseFollowerGroup {
   supercurationId: string;
   title: string;
-  followers: { actorUri: string; host: string; followedAt: string }[];
+  followers: FediverseFollower[];
+}
+
+/** The dashboard's 'Fediverse followers': the curator's own (their Person actor's), then their collections'. */
+export interface FediverseFollowers {
+  profile: FediverseFollower[];
+  collections: FediverseFollowerGroup[];
 }
 
 /** Which follower to remove (its actor URI, as listed). */

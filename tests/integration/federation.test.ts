@@ -202,10 +202,13 @@ describeEachDatabase(
 
       const page = await testClient(ctx.server.url).api.getPublicSupercuration(slug);
       expect([page.fediverseHandle, page.fediverseFollowersCount, page.followersCount]).toEqual([`@${slug}@${host()}`, 1, 0]);
-      expect(await curator.api.myFediverseFollowers()).toEqual([
-        { supercurationId: collection.id, title: 'Deep Sea Reading', followers: [{ actorUri: bob.actorUri.href, host: new URL(bob.origin).host, followedAt: expect.any(String) }] },
-      ]);
-      expect(await stranger.api.myFediverseFollowers()).toEqual([]);
+      expect(await curator.api.myFediverseFollowers()).toEqual({
+        profile: [],
+        collections: [
+          { supercurationId: collection.id, title: 'Deep Sea Reading', followers: [{ actorUri: bob.actorUri.href, host: new URL(bob.origin).host, followedAt: expect.any(String) }] },
+        ],
+      });
+      expect(await stranger.api.myFediverseFollowers()).toEqual({ profile: [], collections: [] });
 
       // Only the owner removes one: a collaborator and a stranger are refused, and nothing changes.
       await expectFailure(collaborator.api.removeFediverseFollower(collection.id, bob.actorUri.href), 403, M.ownerOnlyFediverseFollowers);
@@ -327,7 +330,7 @@ describeEachDatabase(
       expect(await remoteFollowers(ctx.server.db, collection.id)).toEqual([]);
 
       // A follower from before the block: what was queued for it is cancelled, not sent.
-      await addRemoteFollower(ctx.server.db.kysely, collection.id, {
+      await addRemoteFollower(ctx.server.db.kysely, { collection: collection.id }, {
         actorUri: bob.actorUri.href,
         inboxUri: `${bob.origin}/users/bob/inbox`,
         sharedInboxUri: `${bob.origin}/inbox`,

@@ -5,7 +5,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Link, Supercuration, TagCategory, Topic } from '../../shared/domain';
 import { sha256, unsubscribeToken } from '../../server/services/email-subscriptions';
 import { newId } from '../../server/db/ids';
-import { addRemoteFollower } from '../../server/services/fediverse';
+import { type Followed, addRemoteFollower } from '../../server/services/fediverse';
 import { nestedBookmarkFile } from '../support/bookmark-files';
 import { http, newUser, secondSession, sessionToken, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -124,10 +124,10 @@ async function setExtraCollaborating(w: World, collaborating: boolean): Promise<
   });
 }
 
-/** A follower of the collection on another server, stored as the inbox stores one; its actor URI. */
-async function remoteFollower(w: World): Promise<string> {
+/** A follower on another server (of the collection, or of its owner), stored as the inbox stores one; its actor URI. */
+async function remoteFollower(w: World, followed: Followed = { collection: w.collection.id }): Promise<string> {
   const actor = `https://remote.example/users/${newId()}`;
-  await addRemoteFollower(w.server.db.kysely, w.collection.id, {
+  await addRemoteFollower(w.server.db.kysely, followed, {
     actorUri: actor,
     inboxUri: `${actor}/inbox`,
     sharedInboxUri: 'https://remote.example/inbox',
@@ -430,6 +430,11 @@ const TABLE: Record<string, Row> = {
   'GET /api/me/subscribers.csv': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/me/email-subscribers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
   'GET /api/me/fediverse-followers': { visitor: 401, stranger: 200, collaborator: 200, owner: 200 },
+  // One's own remote followers only: the owner's follower is no one else's to remove.
+  'DELETE /api/me/fediverse-followers': {
+    visitor: 401, stranger: 404, collaborator: 404, owner: 204,
+    call: async (w) => ({ query: { actor: await remoteFollower(w, { user: w.users.owner.me.id }) } }),
+  },
   'GET /users/:id/feed.xml': { visitor: 200, stranger: 200, collaborator: 200, owner: 200, call: (w) => ({ params: ownerParams(w) }) },
 
   // The links in the collection e-mails: the token is the authorisation, a session changes nothing.

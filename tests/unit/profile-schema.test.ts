@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MSG, handleOf, profileUpdateSchema, registerSchema } from '../../shared/domain';
+import { MSG, handleOf, numberedUsername, profileUpdateSchema, registerSchema, usernameFromName } from '../../shared/domain';
 
 describe('registration input', () => {
   it.each([
@@ -47,5 +47,33 @@ describe('profile update', () => {
 describe('handleOf', () => {
   it('is the part of the e-mail before the @', () => {
     expect(handleOf('grace.hopper@navy.mil')).toBe('grace.hopper');
+  });
+});
+
+describe('fediverse usernames', () => {
+  it.each([
+    ['Ada Lovelace', 'ada_lovelace'],
+    ['  José  Ñúñez-García ', 'jose_nunez_garcia'],
+    ['李白', 'curator'],
+    ['A'.repeat(40), 'a'.repeat(30)],
+    [`${'b'.repeat(29)} c`, 'b'.repeat(29)],
+  ])('%s → %s', (name, username) => {
+    expect(usernameFromName(name)).toBe(username);
+  });
+
+  it('numbers a taken one within 30 characters', () => {
+    expect(numberedUsername('ada', 2)).toBe('ada2');
+    expect(numberedUsername('a'.repeat(30), 12)).toBe(`${'a'.repeat(28)}12`);
+  });
+
+  it.each([
+    ['Ada_L', 'ada_l', null],
+    ['ada-l', null, MSG.fediverseUsernameInvalid],
+    ['ada l', null, MSG.fediverseUsernameInvalid],
+    ['', null, MSG.fediverseUsernameInvalid],
+    ['a'.repeat(31), null, MSG.fediverseUsernameTooLong],
+  ])('profile update with %s', (fediverseUsername, kept, message) => {
+    const result = profileUpdateSchema.safeParse({ name: 'Ann', fediverseUsername });
+    expect(result.success ? result.data.fediverseUsername : result.error.issues[0]?.message).toBe(kept ?? message);
   });
 });
