@@ -1,5 +1,15 @@
 import type { Generated } from 'kysely';
 
+/** A remote (fediverse) actor following one of ours, with the inboxes to deliver to. */
+interface RemoteFollowerColumns {
+  actor_uri: string;
+  host: string;
+  inbox_uri: string;
+  shared_inbox_uri: string | null;
+  follow_uri: string;
+  created_at: string;
+}
+
 /** The columns of an outbox whose rows are claimed under a lease (server/db/leases.ts). */
 interface OutboxColumns {
   status: 'queued' | 'sent' | 'failed' | 'cancelled';
@@ -258,30 +268,14 @@ export interface Database {
     created_at: string;
   };
   /** A remote (fediverse) actor following a public collection (migration 0024). */
-  federation_followers: {
-    supercuration_id: string;
-    actor_uri: string;
-    host: string;
-    inbox_uri: string;
-    shared_inbox_uri: string | null;
-    follow_uri: string;
-    created_at: string;
-  };
+  federation_followers: { supercuration_id: string } & RemoteFollowerColumns;
   federation_user_keys: {
     user_id: string;
     keys_json: string;
     created_at: string;
   };
   /** A curator's remote followers (migration 0025), as federation_followers. */
-  federation_user_followers: {
-    user_id: string;
-    actor_uri: string;
-    host: string;
-    inbox_uri: string;
-    shared_inbox_uri: string | null;
-    follow_uri: string;
-    created_at: string;
-  };
+  federation_user_followers: { user_id: string } & RemoteFollowerColumns;
   /** An activity to send to one remote inbox (migration 0024; server/federation/deliveries.ts). */
   federation_deliveries: {
     id: string;

@@ -34,7 +34,7 @@ for (const database of databases) {
       const account = await registerAndEnter(page);
       const dialog = await openEditProfile(page, account.name);
 
-      const name = dialog.getByLabel('Name');
+      const name = dialog.getByLabel('Name', { exact: true });
       expect(await name.inputValue()).toBe(account.name);
       await name.fill('Ada King');
       await dialog.getByLabel('Bio').fill('Poet of science.');
@@ -50,7 +50,7 @@ for (const database of databases) {
       await visible(feedHeading(page));
       await visible(userBlockButton(page, 'Ada King'));
       const reopened = await openEditProfile(page, 'Ada King');
-      expect(await reopened.getByLabel('Name').inputValue()).toBe('Ada King');
+      expect(await reopened.getByLabel('Name', { exact: true }).inputValue()).toBe('Ada King');
       expect(await reopened.getByLabel('Bio').inputValue()).toBe('Poet of science.');
       expect(await reopened.getByLabel('Location').inputValue()).toBe('London');
       expect(await reopened.getByLabel('Website').inputValue()).toBe('https://ada.example.org/notes');

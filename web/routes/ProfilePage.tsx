@@ -10,6 +10,7 @@ import { Button } from '../../shared/ui/primitives/button';
 import { Card } from '../../shared/ui/primitives/card';
 import { useEditProfileDialog } from '../features/auth/useEditProfileDialog';
 import { SubscribeButton } from '../features/following/SubscribeButton';
+import { FediverseHandle } from '../features/supercurations/FediverseHandle';
 import { ProfileSupercurations } from '../features/supercurations/ProfileSupercurations';
 import { useSession } from '../entities/session/useSession';
 import { api } from '../lib/api';
@@ -123,6 +124,11 @@ function Profile({ user }: { user: UserProfile }) {
                 <dd className="text-lg font-semibold">{user.subscriptionsCount}</dd>
               </div>
             </dl>
+            {user.fediverseHandle && (
+              <div className="max-w-md">
+                <FediverseHandle handle={user.fediverseHandle} />
+              </div>
+            )}
           </div>
         </div>
       </Card>

@@ -4,6 +4,7 @@ import toast from 'react-hot-toast';
 import {
   AVATAR_MAX_BYTES,
   BIO_MAX_LENGTH,
+  FEDIVERSE_USERNAME_MAX_LENGTH,
   LOCATION_MAX_LENGTH,
   MSG,
   NAME_MAX_LENGTH,
@@ -53,11 +54,14 @@ function ProfileForm({ user, onSaved }: { user: UserProfile; onSaved: () => void
   const [bio, setBio] = useState(user.bio ?? '');
   const [location, setLocation] = useState(user.location ?? '');
   const [website, setWebsite] = useState(user.website ?? '');
+  const [username, setUsername] = useState(user.fediverseUsername ?? '');
+  // Not sent while the user has none and types none: the server makes one when it is first needed.
+  const changes = () => ({ name, bio, location, website, fediverseUsername: username === '' && !user.fediverseUsername ? undefined : username });
   const [invalid, setInvalid] = useState<string | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
 
   const save = useMutation({
-    mutationFn: () => api.updateProfile(user.id, { name, bio, location, website }),
+    mutationFn: () => api.updateProfile(user.id, changes()),
     onSuccess: (updated) => {
       updateSessionUser(updated);
       toast.success(MSG.profileUpdated);
@@ -99,7 +103,7 @@ function ProfileForm({ user, onSaved }: { user: UserProfile; onSaved: () => void
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const parsed = profileUpdateSchema.safeParse({ name, bio, location, website });
+    const parsed = profileUpdateSchema.safeParse(changes());
     setInvalid(parsed.success ? null : (parsed.error.issues[0]?.message ?? MSG.profileUpdateFailed));
     if (parsed.success) save.mutate();
   }
@@ -172,6 +176,29 @@ function ProfileForm({ user, onSaved }: { user: UserProfile; onSaved: () => void
           placeholder="https://..."
           autoComplete="url"
         />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="profile-fediverse-username">Fediverse username</Label>
+        <div className="flex items-center rounded-md border border-input bg-card shadow-sm focus-within:ring-2 focus-within:ring-ring">
+          <span aria-hidden="true" className="pl-3 text-sm text-muted-foreground">
+            @
+          </span>
+          <Input
+            id="profile-fediverse-username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            maxLength={FEDIVERSE_USERNAME_MAX_LENGTH}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-describedby="profile-fediverse-username-hint"
+            className="border-0 shadow-none focus-visible:ring-0"
+          />
+        </div>
+        <p id="profile-fediverse-username-hint" className="text-xs text-muted-foreground">
+          Once you have a public supercuration, people follow you from Mastodon as @{username || 'username'}@{window.location.host}. Lowercase
+          letters, numbers and underscores.
+        </p>
       </div>
       <FormError message={invalid ?? (save.error && messageOf(save.error, MSG.profileUpdateFailed))} />
 

@@ -3,10 +3,11 @@ import { Button } from '../../../shared/ui/primitives/button';
 import { copyLink } from '../../lib/clipboard';
 
 /**
- * How to follow a public collection from Mastodon or another fediverse server: search for its
- * handle there. Shown only when this server federates.
+ * How to follow a public collection, or a curator, from Mastodon or another fediverse server:
+ * search for its handle there. Shown only when this server federates. `followers`: how many do (a
+ * collection's page says).
  */
-export function FediverseHandle({ handle, followers }: { handle: string; followers: number }) {
+export function FediverseHandle({ handle, followers = 0 }: { handle: string; followers?: number }) {
   return (
     <div className="grid gap-2 rounded-lg border bg-background p-4 text-sm">
       <p className="font-medium" id="fediverse-handle-label">
