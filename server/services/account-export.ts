@@ -22,7 +22,7 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
     const user = await trx
       .selectFrom('user')
       .leftJoin('profiles', 'profiles.user_id', 'user.id')
-      .select(['user.id', 'user.name', 'user.email', 'user.emailVerified', 'user.createdAt', 'profiles.bio', 'profiles.location', 'profiles.website'])
+      .select(['user.id', 'user.name', 'user.email', 'user.emailVerified', 'user.createdAt', 'profiles.bio', 'profiles.location', 'profiles.website', 'profiles.fediverse_username'])
       .where('user.id', '=', userId)
       .executeTakeFirst();
     if (!user) return null;
@@ -135,6 +135,7 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
         bio: user.bio ?? null,
         location: user.location ?? null,
         website: user.website ?? null,
+        fediverseUsername: user.fediverse_username ?? null,
       },
       topics: topics.map((t) => ({ id: t.id, name: t.name, color: t.color, createdAt: t.created_at })),
       links: links.map((l) => ({

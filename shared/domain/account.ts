@@ -56,6 +56,7 @@ export interface AccountExport {
     bio: string | null;
     location: string | null;
     website: string | null;
+    fediverseUsername: string | null;
   };
   topics: { id: string; name: string; color: string; createdAt: string }[];
   links: ({

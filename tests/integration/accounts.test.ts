@@ -192,6 +192,8 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
     await user.api.toggleLike(theirs.id);
     await user.api.subscribe(friend.me.id);
     await friend.api.subscribe(user.me.id);
+    const fediverseUsername = `ella_${crypto.randomUUID().slice(0, 8)}`;
+    await user.api.updateProfile(user.me.id, { name: 'Exporting Ella', fediverseUsername });
 
     const res = await user.fetch(user.api.accountExportUrl());
     expect(res.status).toBe(200);
@@ -199,7 +201,7 @@ describeEachDatabase('accounts: reset, verification, sessions, export, deletion'
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="supercurate-export-\d{4}-\d{2}-\d{2}\.json"$/);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     const data = (await res.json()) as AccountExport;
-    expect(data.profile).toMatchObject({ id: user.me.id, name: 'Exporting Ella', email: user.input.email });
+    expect(data.profile).toMatchObject({ id: user.me.id, name: 'Exporting Ella', email: user.input.email, fediverseUsername });
     expect(data.links).toEqual([
       expect.objectContaining({ id: hidden.id, title: 'Private Link Title 123', inMainFeed: false, topics: topic ? [topic.name] : [] }),
     ]);
