@@ -4,6 +4,7 @@ import {
   Activity,
   Endpoints,
   type Federation,
+  type KvStore,
   MemoryKvStore,
   Person,
   createFederation,
@@ -29,11 +30,18 @@ export interface RemoteFollower {
   close(): Promise<void>;
 }
 
-export async function startRemoteFollower(): Promise<RemoteFollower> {
+export interface RemoteFollowerOptions {
+  /** Fedify's store (default: in memory). */
+  kv?: KvStore;
+  /** Told of each activity received (after the signature check), before `next` resolves. */
+  onActivity?: (activity: Activity) => Promise<void> | void;
+}
+
+export async function startRemoteFollower({ kv = new MemoryKvStore(), onActivity }: RemoteFollowerOptions = {}): Promise<RemoteFollower> {
   const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
   const received: Activity[] = [];
   const waiters: { match: (a: Activity) => boolean; resolve: (a: Activity) => void }[] = [];
-  const federation = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
+  const federation = createFederation<void>({ kv, allowPrivateAddress: true });
   federation
     .setActorDispatcher('/users/{identifier}', async (ctx, identifier) => {
       if (identifier !== 'bob') return null;
@@ -49,6 +57,7 @@ export async function startRemoteFollower(): Promise<RemoteFollower> {
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => (identifier === 'bob' ? [keys] : []));
   const record = async (_ctx: unknown, activity: Activity) => {
+    await onActivity?.(activity);
     received.push(activity);
     for (const w of waiters.filter((w) => w.match(activity))) {
       waiters.splice(waiters.indexOf(w), 1);
