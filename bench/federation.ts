@@ -82,12 +82,15 @@ export interface FederationResult {
   inboxes: number;
   fanOuts: FanOut[];
   loadAverage: string;
+  /** The server's RSS before any fediverse request (Fedify not loaded yet), and after the fan-outs. */
+  rssBeforeMb: number;
+  rssAfterMb: number;
 }
 
 export interface FederationContext {
   config: Pick<Config, 'databaseUrl' | 'dataDir'>;
   /** Starts the server with these variables on top of the bench's; answers its address and CPU probe. */
-  start(env: Record<string, string>): Promise<{ baseUrl: string; cpu: CpuProbe }>;
+  start(env: Record<string, string>): Promise<{ baseUrl: string; cpu: CpuProbe; rssMb(): number }>;
   stop(): Promise<void>;
   /** A seeded user's session cookie. */
   signIn(baseUrl: string): Promise<string>;
@@ -97,8 +100,9 @@ export interface FederationContext {
 export async function benchFederation(ctx: FederationContext): Promise<FederationResult> {
   const inboxes = await startInboxes(INBOXES);
   try {
-    const { baseUrl, cpu } = await ctx.start(FEDERATION_ENV);
+    const { baseUrl, cpu, rssMb } = await ctx.start(FEDERATION_ENV);
     const cookie = await ctx.signIn(baseUrl);
+    const rssBeforeMb = rssMb();
     const call = async (path: string, body: unknown) => {
       const res = await fetch(`${baseUrl}${path}`, {
         method: 'POST',
@@ -141,8 +145,9 @@ export async function benchFederation(ctx: FederationContext): Promise<Federatio
       });
     }
     const loadAverage = loadAverages();
+    const rssAfterMb = rssMb();
     await ctx.stop();
-    return { followers: FOLLOWERS, inboxes: INBOXES, fanOuts, loadAverage };
+    return { followers: FOLLOWERS, inboxes: INBOXES, fanOuts, loadAverage, rssBeforeMb, rssAfterMb };
   } finally {
     await inboxes.close();
   }
@@ -166,4 +171,8 @@ export function printFederation(r: FederationResult): void {
       f.dbCpuS === null ? '-' : us((f.dbCpuS * 1e6) / Math.max(1, f.deliveries)),
     ]),
   ]);
+  console.log(
+    `Server RSS with FEDERATION on: ${r.rssBeforeMb.toFixed(1)} MB before any fediverse request (Fedify not loaded), ` +
+      `${r.rssAfterMb.toFixed(1)} MB after the fan-outs`,
+  );
 }

@@ -493,7 +493,7 @@ async function main() {
           origin: config.publicUrl,
           start: async (overrides) => {
             const { running, cpu } = await startMeasured({ ...env, ...overrides });
-            return { baseUrl: running.baseUrl, cpu };
+            return { baseUrl: running.baseUrl, cpu, rssMb: () => running.memory().rssMb };
           },
           stop: stopMeasured,
           signIn: (baseUrl) => sessionCookie(baseUrl, config.publicUrl),

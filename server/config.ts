@@ -68,7 +68,8 @@ const envSchema = z.object({
     ),
   TRUST_PROXY: bool,
   PREVIEW_ALLOW_PRIVATE: bool,
-  FEDERATION: bool,
+  // Unset: on when PUBLIC_URL is https (a server the fediverse can reach); see loadConfig.
+  FEDERATION: z.enum(['true', 'false', '1', '0', '']).optional(),
   FEDERATION_BLOCKED_HOSTS: z
     .string()
     .trim()
@@ -167,8 +168,9 @@ export interface Config {
   trustProxy: boolean;
   previewAllowPrivate: boolean;
   /**
-   * ActivityPub (FEDERATION): public collections can be found and followed from Mastodon and other
-   * fediverse servers (server/federation/). Off unless set, while issue 21 is under way.
+   * ActivityPub (FEDERATION): public collections and their curators can be found and followed from
+   * Mastodon and other fediverse servers (server/federation/). Unset: on when PUBLIC_URL is https
+   * (Mastodon follows no http server; a server on localhost would show handles nobody can reach).
    */
   federation: boolean;
   /** Fediverse servers refused (FEDERATION_BLOCKED_HOSTS): their activities and their followers, subdomains included. */
@@ -242,7 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     extensionOrigins: e.EXTENSION_ORIGINS === 'none' ? [] : splitList(e.EXTENSION_ORIGINS),
     trustProxy: e.TRUST_PROXY,
     previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
-    federation: e.FEDERATION,
+    federation: e.FEDERATION ? e.FEDERATION === 'true' || e.FEDERATION === '1' : publicUrl.startsWith('https:'),
     federationBlockedHosts: splitList(e.FEDERATION_BLOCKED_HOSTS).map((h) => h.toLowerCase()),
     previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
     imageCacheMb: e.IMAGE_CACHE_MB,

@@ -2,7 +2,8 @@ import { type Activity, type Context, Delete, type Federation, Follow, PUBLIC_CO
 import { Temporal } from '@js-temporal/polyfill';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db';
-import { claimDueRows, pruneFinished } from '../db/leases';
+import { claimDueRows } from '../db/leases';
+import type { DeliveryRun } from './delivery-worker';
 import type { Database } from '../db/schema';
 import { backoffSeconds } from '../mail/outbox';
 import type { HopPolicy } from '../preview/address-policy';
@@ -38,8 +39,6 @@ export interface DeliveryOptions {
   /** FEDERATION_BLOCKED_HOSTS: inboxes there are sent nothing (their rows are cancelled). */
   blockedHosts: readonly string[];
   log: { warn(obj: object, msg: string): void };
-  /** How often the worker looks for due rows. */
-  pollMs?: number;
 }
 
 export const DELIVERY_MAX_ATTEMPTS = 8;
@@ -48,18 +47,7 @@ const LEASE_MS = 5 * 60_000;
 const BATCH = 100;
 /** POSTs in flight at once, per process. */
 const CONCURRENCY = 8;
-const DEFAULT_POLL_MS = 1000;
-/** Sent and cancelled rows are kept a week (to look up what went out), failed ones a month. */
-const KEEP_SENT_MS = 7 * 86_400_000;
-const KEEP_FAILED_MS = 30 * 86_400_000;
 
-export interface DeliveryRun {
-  claimed: number;
-  sent: number;
-  retrying: number;
-  failed: number;
-  cancelled: number;
-}
 
 /** Who sends a row: the user's Person (an Announce, or their Reject), else the collection's Group. */
 const senderOf = (row: DeliveryRow) =>
@@ -203,53 +191,4 @@ export async function deliverDueOnce(o: DeliveryOptions, now = new Date()): Prom
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, lane));
   return run;
-}
-
-/** Whether a row is due: a read, where a claim is a write (on SQLite, the one writer's lock) every poll. */
-async function anyDue(db: Db, now = new Date()): Promise<boolean> {
-  const row = await db.kysely
-    .selectFrom('federation_deliveries')
-    .select('id')
-    .where('status', '=', 'queued')
-    .where('next_attempt_at', '<=', now.toISOString())
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * The worker of a server process: every pollMs, batches until none is due; about once an hour it
- * first prunes old rows. stop() lets the batch in hand finish.
- */
-export function startDeliveryWorker(o: DeliveryOptions): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let prunedAt = 0;
-  const drain = async () => {
-    if (Date.now() - prunedAt > 3600_000) {
-      prunedAt = Date.now();
-      await pruneFinished(o.db, 'federation_deliveries', KEEP_SENT_MS, KEEP_FAILED_MS);
-    }
-    while (!stopped && (await anyDue(o.db))) {
-      const run = await deliverDueOnce(o);
-      if (run.claimed === 0) return;
-    }
-  };
-  const tick = () => {
-    if (stopped || running) return;
-    running = drain()
-      .catch((err: unknown) => o.log.warn({ err }, 'ActivityPub deliveries: a run failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, o.pollMs ?? DEFAULT_POLL_MS);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

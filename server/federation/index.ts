@@ -2,7 +2,6 @@ import { Accept, Endpoints, type Federation, Follow, Group, Image, Note, Person,
 import { Temporal } from '@js-temporal/polyfill';
 import type { Db } from '../db';
 import { escapeHtml } from '../mail/render';
-import { type HopPolicy, anyAddress, publicOnly } from '../preview/address-policy';
 import { APP_VERSION } from '../version';
 import { absoluteImageUrl, isHttpUrl, paths } from '../../shared/domain';
 import { type Followed, addRemoteFollower, removeRemoteFollower } from '../services/fediverse';
@@ -15,6 +14,9 @@ import { guardedAuthenticatedLoader, guardedDocumentLoader } from './document-lo
 import { actorKeyPairs } from './keys';
 import { NOTES_PATH, type ResourceKeyset, type ResourceScope, resourceAnnounce, resourceCreate, resourceNote, resourceRows } from './notes';
 import { sqlKvStore } from './kv-store';
+import { ACTOR_PATH, type FederationDeps, SHARED_INBOX_PATH, fetchPolicy } from './options';
+import { deliverDueOnce } from './deliveries';
+import type { DeliveryRun } from './delivery-worker';
 
 /**
  * ActivityPub (issue 21), on when FEDERATION is set; this module (and Fedify, ~45 MB of memory) is
@@ -27,33 +29,6 @@ import { sqlKvStore } from './kv-store';
  * Remote servers follow either through its inbox (signatures checked by Fedify), and are sent an
  * Accept. Moderation choices: docs/decisions.md ("Fediverse").
  */
-
-/** Which addresses remote fetches and deliveries may reach: public ones, or any (PREVIEW_ALLOW_PRIVATE, tests on loopback). */
-export const fetchPolicy = ({ allowPrivateAddress }: Pick<FederationDeps, 'allowPrivateAddress'>): HopPolicy => (allowPrivateAddress ? anyAddress : publicOnly);
-
-export interface FederationDeps {
-  db: Db;
-  publicUrl: string;
-  /** PREVIEW_ALLOW_PRIVATE: remote actors, keys and inboxes may be at private addresses (tests on loopback). */
-  allowPrivateAddress: boolean;
-  /** One delivery's deadline (PREVIEW_TIMEOUT_MS). */
-  timeoutMs: number;
-  /** FEDERATION_BLOCKED_HOSTS: servers whose activities are refused and who are sent nothing. */
-  blockedHosts: readonly string[];
-  log: { warn(obj: object, msg: string): void };
-}
-
-export const ACTOR_PATH = '/ap/actors/{identifier}';
-export const SHARED_INBOX_PATH = '/ap/inbox';
-
-const ACTIVITY_TYPES = /application\/(activity\+json|ld\+json)/;
-
-/** Whether a client asks for ActivityStreams JSON before HTML (what Mastodon sends when it fetches an actor). */
-export function wantsActivityJson(accept: string | undefined): boolean {
-  if (!accept || !ACTIVITY_TYPES.test(accept)) return false;
-  const first = accept.split(',')[0]?.trim() ?? '';
-  return !first.startsWith('text/html') && !first.startsWith('application/xhtml+xml');
-}
 
 /** Activities per page of an actor's outbox. */
 const OUTBOX_PAGE = 20;
@@ -75,7 +50,14 @@ async function actorExists(db: Db['kysely'], identifier: string): Promise<boolea
   return 'collection' in followed ? collectionExists(db, followed.collection) : userExists(db, followed.user);
 }
 
-export function supercurateFederation({ db, publicUrl, allowPrivateAddress, timeoutMs, blockedHosts, log }: FederationDeps): { federation: Federation<void>; stop(): void } {
+export interface LoadedFederation {
+  federation: Federation<void>;
+  /** Claims one batch of due deliveries and sends it. */
+  deliver(): Promise<DeliveryRun>;
+  stop(): void;
+}
+
+export function supercurateFederation({ db, publicUrl, allowPrivateAddress, timeoutMs, blockedHosts, log }: FederationDeps): LoadedFederation {
   const kysely = db.kysely;
   const kv = sqlKvStore(kysely);
   const purge = setInterval(() => kv.purgeExpired().catch((err) => log.warn({ err }, 'ActivityPub: the cache purge failed')), KV_PURGE_MS);
@@ -237,5 +219,10 @@ export function supercurateFederation({ db, publicUrl, allowPrivateAddress, time
       usage: { users: { total: Number(users.n) }, localPosts: Number(posts.n), localComments: 0 },
     };
   });
-  return { federation, stop: () => clearInterval(purge) };
+  const policy = fetchPolicy({ allowPrivateAddress });
+  return {
+    federation,
+    deliver: () => deliverDueOnce({ db, federation, publicUrl, policy, timeoutMs, blockedHosts, log }),
+    stop: () => clearInterval(purge),
+  };
 }

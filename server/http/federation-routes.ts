@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { JSON_MAX_DEPTH, MSG, paths } from '../../shared/domain';
 import { badRequest } from '../errors';
 import { jsonNestedDeeperThan } from '../services/json-depth';
-import { type FederationDeps, SHARED_INBOX_PATH, supercurateFederation, fetchPolicy, wantsActivityJson } from '../federation';
+import type { LoadedFederation } from '../federation';
+import { ACTOR_PATH, type FederationDeps, SHARED_INBOX_PATH, wantsActivityJson } from '../federation/options';
 import { isBlockedHost } from '../federation/blocked-hosts';
 import { actorOfSlug, collectionActor } from '../federation/collection-actors';
 import { personActor, personIdentifier, userIdOf } from '../federation/person-actors';
-import { startDeliveryWorker } from '../federation/deliveries';
+import { startDeliveryWorker } from '../federation/delivery-worker';
 
 /** An activity is a few kB; Mastodon caps its own at 1 MB. */
 export const INBOX_BODY_LIMIT = 256 * 1024;
@@ -14,32 +15,26 @@ export const INBOX_BODY_LIMIT = 256 * 1024;
 export const INBOX_RATE_LIMIT = 300;
 
 /**
- * Mounts the federation (server/federation/, loaded only when FEDERATION is on): its own paths
+ * Mounts the federation (server/federation/, when FEDERATION is on; Fedify itself only once used): its own paths
  * (/ap/…, WebFinger, NodeInfo) as routes, inbox POSTs with their raw bytes (signatures cover them),
  * and the answer of a public collection's page and a curator's profile page to ActivityPub clients.
  * Call before the web routes: those pages' routes are registered there.
  */
 export async function registerFederationRoutes(app: FastifyInstance, deps: FederationDeps): Promise<void> {
-  const { federation, stop } = supercurateFederation(deps);
-  const deliveries = startDeliveryWorker({
-    db: deps.db,
-    federation,
-    publicUrl: deps.publicUrl,
-    policy: fetchPolicy(deps),
-    timeoutMs: deps.timeoutMs,
-    blockedHosts: deps.blockedHosts,
-    log: deps.log,
-  });
+  // Fedify (~45 MB) is loaded by the first request to a federation path, or the first delivery due.
+  let loaded: Promise<LoadedFederation> | undefined;
+  const load = () => (loaded ??= import('../federation').then(({ supercurateFederation }) => supercurateFederation(deps)));
+  const deliveries = startDeliveryWorker({ db: deps.db, deliver: async () => (await load()).deliver(), log: deps.log });
   app.addHook('onClose', async () => {
-    stop();
     await deliveries.stop();
+    if (loaded) (await loaded).stop();
   });
   const { publicUrl } = deps;
   const kysely = deps.db.kysely;
   const answer = async (reply: FastifyReply, request: Request) =>
     sendWebResponse(
       reply,
-      await federation.fetch(request, {
+      await (await load()).federation.fetch(request, {
         contextData: undefined,
         // A browser opening an actor's URI is sent to the collection's page, or the curator's profile.
         onNotAcceptable: async (req) => {
@@ -76,7 +71,6 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
   });
 
   // A collection's public page, or a curator's profile, asked for as ActivityStreams JSON, is its actor.
-  const context = federation.createContext(new URL(publicUrl), undefined);
   const actorPages: Record<string, (params: Record<string, string>) => Promise<string | null>> = {
     '/supercurations/public/:slug': ({ slug = '' }) => actorOfSlug(kysely, slug),
     '/profile/:id': async ({ id = '' }) => ((await personActor(kysely, personIdentifier(id))) ? personIdentifier(id) : null),
@@ -88,7 +82,8 @@ export async function registerFederationRoutes(app: FastifyInstance, deps: Feder
       if (!wantsActivityJson(req.headers.accept)) return;
       const identifier = await actorOf(req.params as Record<string, string>);
       if (!identifier) return;
-      return answer(reply, new Request(context.getActorUri(identifier), { headers: { accept: req.headers.accept ?? '' } }));
+      const actorUri = new URL(ACTOR_PATH.replace('{identifier}', encodeURIComponent(identifier)), publicUrl);
+      return answer(reply, new Request(actorUri, { headers: { accept: req.headers.accept ?? '' } }));
     };
     route.onRequest = [...[route.onRequest ?? []].flat(), asActor];
   });

@@ -102,4 +102,14 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), PREVIEW_ALLOW_PRIVATE: 'true' }).previewAllowPrivate).toBe(true);
     expect(loadConfig({ DATA_DIR: dataDir(), PREVIEW_ALLOW_PRIVATE: 'false' }).previewAllowPrivate).toBe(false);
   });
+
+  it('FEDERATION is on when PUBLIC_URL is https, unless set either way', () => {
+    const federation = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir(), ...env }).federation;
+    expect(federation({ PUBLIC_URL: 'https://curate.example.org' })).toBe(true);
+    expect(federation({ PUBLIC_URL: 'http://localhost:3000' })).toBe(false);
+    expect(federation({})).toBe(false);
+    expect(federation({ PUBLIC_URL: 'https://curate.example.org', FEDERATION: 'false' })).toBe(false);
+    expect(federation({ PUBLIC_URL: 'http://127.0.0.1:3000', FEDERATION: 'true' })).toBe(true);
+    expect(() => federation({ FEDERATION: 'yes' })).toThrow(/FEDERATION/);
+  });
 });
