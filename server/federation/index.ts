@@ -19,8 +19,8 @@ import { deliverDueOnce } from './deliveries';
 import type { DeliveryRun } from './delivery-worker';
 
 /**
- * ActivityPub (issue 21), on when FEDERATION is set; this module (and Fedify, ~45 MB of memory) is
- * loaded only then, by server/http/federation-routes.ts.
+ * ActivityPub (issue 21), on with FEDERATION; this module (and Fedify, ~45 MB of memory) is loaded by
+ * server/http/federation-routes.ts on first use: the first fediverse request, or delivery due.
  * - Each public collection is a `Group` actor at /ap/actors/c-{id}, found by WebFinger as
  *   @{slug}@{host}; its public page answers with the actor to a client asking for ActivityStreams JSON.
  * - Each curator with a public collection is a `Person` at /ap/actors/u-{user id}, found as
