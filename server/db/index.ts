@@ -50,6 +50,8 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+  sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  sqlite.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`);
   dropValueSamples(sqlite);
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
@@ -61,6 +63,15 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
  * each). 64 MiB keeps the recently read users' pages: ~15% of a feed page's CPU (measured).
  */
 const SQLITE_CACHE_KIB = 65_536;
+
+/**
+ * The WAL is copied back into the database file (a checkpoint, run by the commit that fills it)
+ * every 16,000 pages (62.5 MiB) instead of SQLite's 1,000: a page written again and again (an index's
+ * pages, during an import) is copied once per checkpoint, and the file is synced 16 times less
+ * often. A 50,000-row import: 6.8 -> 4.9 s (Pocket), 9.1 -> 7.2 s (Raindrop.io); 4,000 pages gave
+ * 6.0 and 8.1 s. The WAL file is cut back to that size after a checkpoint (journal_size_limit).
+ */
+const WAL_CHECKPOINT_PAGES = 16_000;
 
 /**
  * ANALYZE (run by an operator, or by a bulk load such as the bench's) stores per-value samples in

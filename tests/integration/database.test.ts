@@ -38,6 +38,12 @@ for (const database of databases) {
         expect(cache.rows[0]?.cache_size).toBe(-65_536);
       });
 
+      it('checkpoints the WAL every 16,000 pages, and cuts its file back to 62.5 MiB', async () => {
+        const every = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.kysely);
+        const limit = await sql<{ journal_size_limit: number }>`pragma journal_size_limit`.execute(db.kysely);
+        expect([every.rows[0]?.wal_autocheckpoint, limit.rows[0]?.journal_size_limit]).toEqual([16_000, 64_000 * 1024]);
+      });
+
       it('drops the per-value samples of an ANALYZE on opening, and keeps its averages', async () => {
         const file = 'analysed.db';
         const analysed = openDatabase({ dataDir, sqliteFile: file });
