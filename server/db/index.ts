@@ -13,6 +13,7 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
+  sql,
 } from 'kysely';
 import type PG from 'pg';
 import type { Database } from './schema';
@@ -51,7 +52,7 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-  sqlite.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`);
+  sqlite.pragma(`journal_size_limit = ${BULK_WAL_CHECKPOINT_PAGES * 4096}`);
   dropValueSamples(sqlite);
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
@@ -65,13 +66,35 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
 const SQLITE_CACHE_KIB = 65_536;
 
 /**
- * The WAL is copied back into the database file (a checkpoint, run by the commit that fills it)
- * every 16,000 pages (62.5 MiB) instead of SQLite's 1,000: a page written again and again (an index's
- * pages, during an import) is copied once per checkpoint, and the file is synced 16 times less
- * often. A 50,000-row import: 6.8 -> 4.9 s (Pocket), 9.1 -> 7.2 s (Raindrop.io); 4,000 pages gave
- * 6.0 and 8.1 s. The WAL file is cut back to that size after a checkpoint (journal_size_limit).
+ * SQLite copies the WAL back into the database file (a checkpoint, run by the commit that fills it,
+ * with an fsync) every 1,000 pages, SQLite's default: each checkpoint holds up the request whose
+ * commit runs it, so they are kept short. A bulk write (an import) raises it to 16,000 pages while it
+ * runs (bulkWrites): a page its chunks write again and again (an index's) is then copied once per
+ * checkpoint, not at every other chunk. The WAL file is cut back to that size after a checkpoint.
  */
-const WAL_CHECKPOINT_PAGES = 16_000;
+const WAL_CHECKPOINT_PAGES = 1_000;
+const BULK_WAL_CHECKPOINT_PAGES = 16_000;
+/** Bulk writes under way per SQLite database (an import each). */
+const bulkWriters = new WeakMap<Db, number>();
+
+/**
+ * Runs a bulk write (SQLite: with checkpoints every BULK_WAL_CHECKPOINT_PAGES while any runs in this
+ * process). A 50,000-row import: 6.8 -> 4.9 s (Pocket), 9.1 -> 7.2 s (Raindrop.io) (bench/README.md).
+ */
+export async function bulkWrites<T>(db: Db, run: () => Promise<T>): Promise<T> {
+  if (db.dialect !== 'sqlite') return run();
+  const setPages = (pages: number) => sql.raw(`pragma wal_autocheckpoint = ${pages}`).execute(db.kysely);
+  const writers = bulkWriters.get(db) ?? 0;
+  bulkWriters.set(db, writers + 1);
+  if (writers === 0) await setPages(BULK_WAL_CHECKPOINT_PAGES);
+  try {
+    return await run();
+  } finally {
+    const left = (bulkWriters.get(db) ?? 1) - 1;
+    bulkWriters.set(db, left);
+    if (left === 0) await setPages(WAL_CHECKPOINT_PAGES);
+  }
+}
 
 /**
  * ANALYZE (run by an operator, or by a bulk load such as the bench's) stores per-value samples in
