@@ -115,9 +115,10 @@ export function supercurateFederation({ db, publicUrl, allowPrivateAddress, time
     // A collection's slug and a user's username never clash (server/services/fediverse-usernames.ts).
     .mapHandle(async (_ctx, username) => (await actorOfSlug(kysely, username)) ?? actorOfUsername(kysely, username));
 
+  /** The collection or curator an identifier names, while it is an actor, else null. */
+  const liveActor = async (identifier: string) => (await collectionActor(kysely, identifier)) ?? (await personActor(kysely, identifier));
   /** A live actor's followers in all (in-app and remote), or null when it is no actor. */
-  const followersOf = async (identifier: string) =>
-    ((await collectionActor(kysely, identifier)) ?? (await personActor(kysely, identifier)))?.followers ?? null;
+  const followersOf = async (identifier: string) => (await liveActor(identifier))?.followers ?? null;
 
   // Followers are counted (in-app and remote together), not listed: they did not ask to be shown.
   federation
@@ -175,7 +176,7 @@ export function supercurateFederation({ db, publicUrl, allowPrivateAddress, time
       const target = ctx.parseUri(follow.objectId);
       if (target?.type !== 'actor') return;
       const followed = followedOf(target.identifier);
-      if (!followed || !((await collectionActor(kysely, target.identifier)) ?? (await personActor(kysely, target.identifier)))) return;
+      if (!followed || !(await liveActor(target.identifier))) return;
       const follower = await follow.getActor(ctx);
       // Fedify checked that the signature is the actor's: its key, on its host.
       if (!isActor(follower) || follower.id === null || follower.inboxId === null || isBlockedHost(follower.id.hostname, blockedHosts)) return;

@@ -13,14 +13,17 @@ type Q = Kysely<Database>;
 
 export const usernameTaken = () => conflict(MSG.fediverseUsernameTaken, 'USERNAME_TAKEN');
 
-/** Whether another user has this username, or a collection this slug. */
-export async function isNameTaken(trx: Q, name: string, exceptUserId?: string): Promise<boolean> {
+/**
+ * Whether a user has this username or a collection this slug, but for the user or collection
+ * whose name it is about to be (`except`): the one check of both namespaces, for usernames here
+ * and for slugs (services/supercurations.ts).
+ */
+export async function isNameTaken(trx: Q, name: string, except: { userId?: string; collectionId?: string } = {}): Promise<boolean> {
   let users = trx.selectFrom('profiles').select('user_id').where('fediverse_username', '=', name);
-  if (exceptUserId) users = users.where('user_id', '!=', exceptUserId);
-  const [user, collection] = await Promise.all([
-    users.executeTakeFirst(),
-    trx.selectFrom('supercurations').select('id').where('slug', '=', name).executeTakeFirst(),
-  ]);
+  if (except.userId) users = users.where('user_id', '!=', except.userId);
+  let collections = trx.selectFrom('supercurations').select('id').where('slug', '=', name);
+  if (except.collectionId) collections = collections.where('id', '!=', except.collectionId);
+  const [user, collection] = await Promise.all([users.executeTakeFirst(), collections.executeTakeFirst()]);
   return user !== undefined || collection !== undefined;
 }
 

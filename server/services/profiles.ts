@@ -83,7 +83,7 @@ export async function updateProfile(db: Db, userId: string, data: ProfileChanges
 async function writeProfile(db: Db, userId: string, data: ProfileChanges): Promise<void> {
   const username = data.fediverseUsername;
   await db.kysely.transaction().execute(async (trx) => {
-    if (username !== undefined && (await isNameTaken(trx, username, userId))) throw usernameTaken();
+    if (username !== undefined && (await isNameTaken(trx, username, { userId }))) throw usernameTaken();
     await trx.updateTable('user').set({ name: data.name, updatedAt: now() }).where('id', '=', userId).execute();
     await trx
       .insertInto('profiles')

@@ -31,7 +31,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canSeePublicPage, canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { toDetail, toSummaries } from '../presenters/supercurations';
-import { ensureFediverseUsername } from './fediverse-usernames';
+import { ensureFediverseUsername, isNameTaken } from './fediverse-usernames';
 import { forgetRemoteFollowers } from './fediverse';
 import { type StoredTopic, storeCollectionTopics } from './collection-topics';
 import { assertOwnTopics } from './topics';
@@ -295,10 +295,7 @@ export async function supercurationChoices(db: Db, viewer: Viewer): Promise<Supe
 
 /** A slug is taken by another collection, or by a user's fediverse username (both answer WebFinger). */
 async function assertSlugFree(trx: Q, slug: string, exceptId?: string): Promise<void> {
-  let query = trx.selectFrom('supercurations').select('id').where('slug', '=', slug);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  if (await query.executeTakeFirst()) throw slugTaken();
-  if (await trx.selectFrom('profiles').select('user_id').where('fediverse_username', '=', slug).executeTakeFirst()) throw slugTaken();
+  if (await isNameTaken(trx, slug, { collectionId: exceptId })) throw slugTaken();
 }
 
 /** A collection's topics are its owner's (topics are per user). */
