@@ -72,7 +72,13 @@ describeEachDatabase(
       await reader.api.subscribe(bea.me.id);
       await reader.api.followSupercuration(collection.id);
       expect(await reader.api.readerDigest()).toEqual({ frequency: 'weekly' });
-      const followedAt = new Date().toISOString();
+      // Where the reader's first window starts (the row their first follow made). A clock read here
+      // could fall in the same millisecond as Bea's link below, which a window (after, up to] leaves out.
+      const { sent_up_to: followedAt } = await ctx.server.db.kysely
+        .selectFrom('reader_digests')
+        .select('sent_up_to')
+        .where('user_id', '=', reader.me.id)
+        .executeTakeFirstOrThrow();
 
       await bea.api.createLink(link('Bea shares a find'));
       await helper.api.addResource(collection.id, { link: link('Hugo adds a resource', { inMainFeed: false }) });
