@@ -22,7 +22,7 @@ import type { ParsedBookmark } from '../services/bookmark-file';
 import { fetchFeed, readFeed } from '../services/import-feed';
 import { readImportFile } from '../services/import-file';
 import { exportBookmarks } from '../services/bookmark-export';
-import { bookmarkPreviewCounter, importBookmarks, mappedCollections } from '../services/bookmark-import';
+import { bookmarkPreviewCounter, importBookmarks, importCollector, mappedCollections } from '../services/bookmark-import';
 import { HttpError, badRequest, fileTooLarge, tooManyRequests } from '../errors';
 import { jsonNestedDeeperThan } from '../services/json-depth';
 import { declared, zodRoutes } from './api-route';
@@ -147,9 +147,9 @@ export function registerImportRoutes(app: FastifyInstance, { db, session, config
     ...declared(apiRoutes.importBookmarks, session),
     handler: async (req, reply) => {
       const viewer = await session.requireViewer(req);
-      const bookmarks: ParsedBookmark[] = [];
-      const { flattenedFolders, fields } = await readBookmarkUpload(req, (b) => bookmarks.push(b));
-      const file = { bookmarks, flattenedFolders };
+      const collector = importCollector();
+      const { flattenedFolders, fields } = await readBookmarkUpload(req, collector.add);
+      const file = collector.collected(flattenedFolders);
       const mapping = parseMapping(fields.mapping);
       const inMainFeed = parseMainFeed(fields.inMainFeed);
       const targets = await mappedCollections(db, viewer, mapping);
@@ -169,9 +169,9 @@ export function registerImportRoutes(app: FastifyInstance, { db, session, config
     handler: async (req, reply) => {
       const viewer = await session.requireViewer(req);
       const feed = await fetchFeed(req.body.url, { allowPrivate: config.previewAllowPrivate, publicUrl: config.publicUrl });
-      const bookmarks: ParsedBookmark[] = [];
-      const { flattenedFolders } = await readFeed(feed, (b) => bookmarks.push(b));
-      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, { bookmarks, flattenedFolders }, { onProgress }).finally(onImported));
+      const collector = importCollector();
+      const file = collector.collected((await readFeed(feed, collector.add)).flattenedFolders);
+      return sendImport(req, reply, (onProgress) => importBookmarks(db, viewer, file, { onProgress }).finally(onImported));
     },
   });
 

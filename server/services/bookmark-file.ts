@@ -76,8 +76,13 @@ const ROOT_FOLDER_NAMES = new Set(
 );
 const ROOT_FOLDER_FLAGS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'];
 
-/** One line of text: runs of spaces as one, control characters and bidi overrides stripped (imports strip, not refuse). */
-const collapse = (s: string) => stripUnsafeText(s).replace(/\s+/g, ' ');
+/**
+ * One line of text: runs of spaces as one, control characters and bidi overrides stripped (imports
+ * strip, not refuse). A single space is left alone: V8 builds a replace's result as a chain of
+ * joined pieces, one per match, and a kept title holding that chain took ~500 bytes instead of ~60
+ * (50,000 rows: ~50 MB of heap).
+ */
+const collapse = (s: string) => stripUnsafeText(s).replace(/\s{2,}|[^\S ]/g, ' ');
 
 /**
  * Where every reader's bookmarks go: text made one clean line, each numbered, and 400 beyond `max`

@@ -24,6 +24,7 @@ import { reindexLinks } from '../db/link-search';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
+import type { Turn } from './import-slices';
 import { scheduleLinkChecks } from './link-checks';
 import { queueReadableCopies } from './readable-copies';
 import { enqueueLinkPreviews } from './import-previews';
@@ -36,7 +37,8 @@ interface Prepared {
   title: string;
   description: string;
   createdAt: string;
-  topics: { id: string; name: string }[];
+  /** Its tags' topic ids (names in CollectedImport.topicNames). */
+  topicIds: string[];
   folder: string | null;
   liked: boolean;
   /** The file gave no title: the URL's host stands in until the page's preview (import-previews). */
@@ -45,34 +47,89 @@ interface Prepared {
 
 const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max).trimEnd() : s);
 
-/** The bookmark ready to write (null: no http(s) URL), and how many of its tags are over the cap. */
-function prepare(b: ParsedBookmark, nowIso: string): { prepared: Prepared | null; tagsDropped: number } {
-  const url = b.href.length <= URL_MAX_LENGTH ? normalizeUrl(b.href) : null;
-  // normalizeUrl would prefix https:// to a scheme-less href; a bookmark always has its scheme.
-  if (!url || !/^https?:/i.test(b.href.trim())) return { prepared: null, tagsDropped: 0 };
-  const maxDate = Date.now() / 1000 + 24 * 3600;
-  const createdAt = b.addDate && b.addDate < maxDate ? new Date(b.addDate * 1000).toISOString() : nowIso;
-  const topics = new Map<string, string>();
-  let tagsDropped = 0;
-  for (const tag of b.tags) {
-    const name = clip(tag, TOPIC_NAME_MAX_LENGTH);
-    const id = topicIdFor(name);
-    if (topics.has(id)) continue;
-    if (topics.size < MAX_TOPICS_PER_LINK) topics.set(id, name);
-    else tagsDropped += 1;
-  }
-  const title = clip(b.title, TITLE_MAX_LENGTH);
-  const prepared = {
-    url,
-    title: title || new URL(url).hostname,
-    titleFromUrl: !title,
-    description: clip(b.description, DESCRIPTION_MAX_LENGTH) || IMPORTED_BOOKMARK_DESCRIPTION,
-    createdAt,
-    topics: [...topics].map(([id, name]) => ({ id, name })),
-    folder: b.folder ? clip(b.folder.title, TITLE_MAX_LENGTH) : null,
-    liked: b.liked === true,
+/**
+ * An import file's bookmarks as they are read: each one is prepared at once (URL normalised,
+ * fields clipped, tags as topic ids) and only that is kept, so a big file is never held both as
+ * parsed and as prepared bookmarks while it is written. Invalid ones are only counted.
+ */
+export interface CollectedImport {
+  items: Prepared[];
+  /** Topic id → the first name the file gave it. */
+  topicNames: Map<string, string>;
+  /** The description a file gives a folder's collection (Linkwarden), by collection title. */
+  folderDescriptions: Map<string, string>;
+  invalid: number;
+  invalidRows: number[];
+  tagsDropped: number;
+  /** Folders nested too deep (bookmarkParser). */
+  flattenedFolders: number;
+}
+
+/**
+ * Collects a file's bookmarks for importBookmarks: `add` is the readers' onBookmark, and
+ * `collected` is called with their count of flattened folders once the file is read.
+ */
+export function importCollector(): { add: (b: ParsedBookmark) => void; collected: (flattenedFolders: number) => CollectedImport } {
+  const nowIso = now();
+  const collected: CollectedImport = {
+    items: [],
+    topicNames: new Map(),
+    folderDescriptions: new Map(),
+    invalid: 0,
+    invalidRows: [],
+    tagsDropped: 0,
+    flattenedFolders: 0,
   };
-  return { prepared, tagsDropped };
+  const add = (b: ParsedBookmark) => {
+    const url = b.href.length <= URL_MAX_LENGTH ? normalizeUrl(b.href) : null;
+    // normalizeUrl would prefix https:// to a scheme-less href; a bookmark always has its scheme.
+    if (!url || !/^https?:/i.test(b.href.trim())) {
+      collected.invalid += 1;
+      if (collected.invalidRows.length < IMPORT_INVALID_ROWS_LISTED) collected.invalidRows.push(b.row);
+      return;
+    }
+    const maxDate = Date.now() / 1000 + 24 * 3600;
+    const topicIds: string[] = [];
+    for (const tag of b.tags) {
+      const name = clip(tag, TOPIC_NAME_MAX_LENGTH);
+      const id = topicIdFor(name);
+      if (topicIds.includes(id)) continue;
+      if (topicIds.length === MAX_TOPICS_PER_LINK) {
+        collected.tagsDropped += 1;
+        continue;
+      }
+      if (!collected.topicNames.has(id)) collected.topicNames.set(id, name);
+      topicIds.push(id);
+    }
+    const title = clip(b.title, TITLE_MAX_LENGTH);
+    const folder = b.folder ? clip(b.folder.title, TITLE_MAX_LENGTH) : null;
+    if (folder && b.folder?.description) collected.folderDescriptions.set(folder, b.folder.description);
+    collected.items.push({
+      url,
+      title: title || new URL(url).hostname,
+      titleFromUrl: !title,
+      description: clip(b.description, DESCRIPTION_MAX_LENGTH) || IMPORTED_BOOKMARK_DESCRIPTION,
+      createdAt: b.addDate && b.addDate < maxDate ? new Date(b.addDate * 1000).toISOString() : nowIso,
+      topicIds,
+      folder,
+      liked: b.liked === true,
+    });
+  };
+  return { add, collected: (flattenedFolders) => ({ ...collected, flattenedFolders }) };
+}
+
+/** The items without a URL their folder (or the top level) already has, in file order. */
+async function oncePerFolder(items: readonly Prepared[], turn: Turn): Promise<Prepared[]> {
+  const seen = new Set<string>();
+  const once: Prepared[] = [];
+  for (const p of items) {
+    await turn();
+    const key = `${p.folder ?? ''}\n${p.url}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    once.push(p);
+  }
+  return once;
 }
 
 /**
@@ -88,12 +145,6 @@ function inList<DB, TB extends keyof DB>(
   values: string[],
 ): Expression<SqlBool> {
   return dialect === 'postgres' ? eb(column, '=', sql<string>`any(${values}::text[])`) : eb(column, 'in', values);
-}
-
-/** A parsed file: its bookmarks, and how many folders were nested too deep (bookmarkParser). */
-export interface ParsedBookmarkFile {
-  bookmarks: readonly ParsedBookmark[];
-  flattenedFolders: number;
 }
 
 /**
@@ -167,14 +218,14 @@ export interface ImportOptions {
  * inserted. Each new link's preview is queued for the background (import-previews). Other requests
  * get turns throughout (eventLoopTurns). A bulk write (bulkWrites): SQLite checkpoints less often meanwhile.
  */
-export function importBookmarks(db: Db, viewer: Viewer, file: ParsedBookmarkFile, options: ImportOptions = {}): Promise<BookmarkImportSummary> {
+export function importBookmarks(db: Db, viewer: Viewer, file: CollectedImport, options: ImportOptions = {}): Promise<BookmarkImportSummary> {
   return bulkWrites(db, () => writeImport(db, viewer, file, options));
 }
 
 async function writeImport(
   db: Db,
   viewer: Viewer,
-  { bookmarks, flattenedFolders }: ParsedBookmarkFile,
+  file: CollectedImport,
   { mapping = {}, targets = new Map(), onProgress, inMainFeed = false }: ImportOptions,
 ): Promise<BookmarkImportSummary> {
   const nowIso = now();
@@ -183,47 +234,26 @@ async function writeImport(
     created: 0,
     reused: 0,
     alreadySaved: 0,
-    skipped: { duplicates: 0, invalid: 0 },
-    invalidRows: [],
-    tagsDropped: 0,
+    skipped: { duplicates: 0, invalid: file.invalid },
+    invalidRows: file.invalidRows,
+    tagsDropped: file.tagsDropped,
     liked: 0,
     collections: [],
-    flattenedFolders,
+    flattenedFolders: file.flattenedFolders,
   };
   const turn = eventLoopTurns();
 
-  // 1. Valid bookmarks, each URL once per folder.
-  const items: Prepared[] = [];
-  const seen = new Set<string>();
-  /** The description a file gives a folder's collection (Linkwarden), by collection title. */
-  const folderDescriptions = new Map<string, string>();
-  for (const b of bookmarks) {
-    await turn();
-    const { prepared: p, tagsDropped } = prepare(b, nowIso);
-    if (!p) {
-      summary.skipped.invalid += 1;
-      if (summary.invalidRows.length < IMPORT_INVALID_ROWS_LISTED) summary.invalidRows.push(b.row);
-      continue;
-    }
-    summary.tagsDropped += tagsDropped;
-    if (p.folder && targetOf(p.folder)?.type === 'none') p.folder = null;
-    if (p.folder && b.folder?.description) folderDescriptions.set(p.folder, b.folder.description);
-    const key = `${p.folder ?? ''}\n${p.url}`;
-    if (seen.has(key)) {
-      summary.skipped.duplicates += 1;
-      continue;
-    }
-    seen.add(key);
-    items.push(p);
-  }
+  // 1. Each URL once per folder (a folder mapped to none is no folder).
+  for (const p of file.items) if (p.folder && targetOf(p.folder)?.type === 'none') p.folder = null;
+  const items = await oncePerFolder(file.items, turn);
+  summary.skipped.duplicates = file.items.length - items.length;
 
   // 2. Topics by name: missing ones are created with the palette's colours.
-  const topicNames = new Map<string, string>();
-  for (const p of items) for (const t of p.topics) if (!topicNames.has(t.id)) topicNames.set(t.id, t.name);
-  const topicRows = [...topicNames].map(([id, name], i) => ({
+  const topicIds = new Set(items.flatMap((p) => p.topicIds));
+  const topicRows = [...topicIds].map((id, i) => ({
     user_id: viewer.id,
     id,
-    name,
+    name: file.topicNames.get(id) as string,
     color: TOPIC_PALETTE[i % TOPIC_PALETTE.length] as string,
     created_at: new Date(Date.parse(nowIso) + i).toISOString(),
   }));
@@ -278,7 +308,7 @@ async function writeImport(
             id: c.id,
             user_id: viewer.id,
             title: c.title,
-            description: clip(folderDescriptions.get(c.title) ?? '', DESCRIPTION_MAX_LENGTH) || 'Imported from a bookmarks file',
+            description: clip(file.folderDescriptions.get(c.title) ?? '', DESCRIPTION_MAX_LENGTH) || 'Imported from a bookmarks file',
             thumbnail_url: null,
             is_public: 0,
             slug: null,
@@ -393,7 +423,7 @@ async function writeImport(
           )
           .execute();
         const linkTopics = newLinks.flatMap((p, i) =>
-          p.topics.map((t) => ({ link_id: newIds[i] as string, user_id: viewer.id, topic_id: t.id })),
+          p.topicIds.map((topic_id) => ({ link_id: newIds[i] as string, user_id: viewer.id, topic_id })),
         );
         for (let i = 0; i < linkTopics.length; i += BOOKMARKS_CHUNK) {
           await trx.insertInto('link_topics').values(linkTopics.slice(i, i + BOOKMARKS_CHUNK)).execute();

@@ -173,4 +173,9 @@ describe('bookmark file parser', () => {
     );
     expect(b).toMatchObject({ title: 'Title é', description: 'Note here', tags: ['ai', 'x'], folder: { title: 'Folder' } });
   });
+
+  it('makes imported text one line: any run of white space, and a lone tab or line break, becomes one space', () => {
+    const [b] = parseBookmarks('<DL><DT><A HREF="https://e.com/">A  title\twith\n\nbreaks \t and\t spaces\u00a0too</A><DD>One\r\nnote  here</DL>');
+    expect(b).toMatchObject({ title: 'A title with breaks and spaces too', description: 'One note here' });
+  });
 });
