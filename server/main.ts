@@ -12,14 +12,15 @@ import { EXIT_CONFIG, EXIT_CRASH } from './supervisor';
 let logger: FastifyBaseLogger | undefined;
 
 /**
- * V8 waits until the old generation has grown to up to four times what the last full collection
- * kept before it collects again, which suits a browser tab, not a server with a memory budget:
- * a 50,000-row import piled ~120 MB of dead objects on the idle server's ~80 MB of live heap, and
- * that RSS was never given back. At 20% growth the same import peaked ~90 MB lower, in about the
- * same time (bench/README.md, "Imports by format"). Set before the app is loaded, so every later
+ * V8 lets the old generation grow to up to four times what its last full collection kept before it
+ * collects again, which suits a browser tab, not a server with a memory budget: each 50,000-row
+ * import left ~75 MB more RSS than the last (three in a row: 251, 325, 400 MB), dead objects that
+ * no full collection came for. At 100% growth they peaked at 259, 308, 297 MB, with the same CPU
+ * per request on the public page, directory search and add-resource routes (20% cost those
+ * 18-25% more CPU: bench/README.md, "Imports by format"). Set before the app is loaded, so every
  * full collection uses it.
  */
-setFlagsFromString('--heap-growing-percent=20');
+setFlagsFromString('--heap-growing-percent=100');
 
 /**
  * Logs the error and exits: after an uncaught error the process's state is unknown, and the
