@@ -193,13 +193,14 @@ export const LINK_COLUMNS = [
 /**
  * One link row, every column given (the insert's shape never varies), for new links and reposts
  * alike; answers nothing when the user already has a repost of its original (one per user and
- * original: links_user_original, so it holds under races).
+ * original: links_user_original, so it holds under races; the index is partial, and the conflict
+ * target names its condition, as both databases require).
  */
 export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string }>((db, a) =>
   db
     .insertInto('links')
     .values(Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])) as unknown as LinkColumns)
-    .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).doNothing())
+    .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).where('original_post_id', 'is not', null).doNothing())
     .returning('id'),
 );
 
