@@ -26,7 +26,7 @@ import * as m0022 from './migrations/0022_link_search_readers';
 import * as m0023 from './migrations/0023_link_search_pending_list';
 import * as m0024 from './migrations/0024_federation';
 import * as m0025 from './migrations/0025_fediverse_people';
-import * as m0026 from './migrations/0026_partial_link_indexes';
+import * as m0026 from './migrations/0026_link_indexes';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -53,7 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023_link_search_pending_list': m0023,
   '0024_federation': m0024,
   '0025_fediverse_people': m0025,
-  '0026_partial_link_indexes': m0026,
+  '0026_link_indexes': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -338,10 +338,14 @@ async function writeImport(
       await lockCollections(trx, db.dialect, chunkCollections);
       const urls = [...new Set(chunk.map((p) => p.url))];
       // The viewer's oldest link of each URL (originals before reposts), as 'Add New Resource' reuses.
+      // Found from the URLs (links_url_user). SQLite's statistics may rate a scan of all the user's
+      // links below 200 URL lookups, which for a big importer is a scan per chunk: a unary + keeps
+      // user_id from choosing the index there.
+      const owner = db.dialect === 'sqlite' ? sql<string>`+${sql.ref('user_id')}` : sql.ref('user_id');
       const existing = await trx
         .selectFrom('links')
         .select(['id', 'url'])
-        .where('user_id', '=', viewer.id)
+        .where(owner, '=', viewer.id)
         .where((eb) => inList(eb, db.dialect, 'url', urls))
         .orderBy((eb) => eb.case().when('original_post_id', 'is', null).then(0).else(1).end())
         .orderBy('created_at')
@@ -359,7 +363,7 @@ async function writeImport(
           .innerJoin('links as l', 'l.id', 'sl.link_id')
           .select(['sl.supercuration_id', 'l.url'])
           .where((eb) => inList(eb, db.dialect, 'sl.supercuration_id', existingCollections))
-          // Looked up from the chunk's URLs (links_url), not from the collection's members: a
+          // Looked up from the chunk's URLs (links_url_user), not from the collection's members: a
           // collection an import fills grows to 100,000 rows, and reading them all for every chunk
           // made a big import quadratic (SQLite, without statistics, chose that order).
           .where('sl.link_id', 'in', (eb) => eb.selectFrom('links as u').select('u.id').where((e) => inList(e, db.dialect, 'u.url', urls)))

@@ -116,7 +116,7 @@ const countAdded = queryTemplate<string, AudienceRow>((db, a, shape) =>
  * Memberships of the link (link) in those of the collections (id0…) that have neither it nor
  * another link with its URL (`url`, the link's own: the link itself is among the links with it),
  * added by user at `at`; answers the collections it was added to. The duplicate check is driven
- * from the URL's few links (links_url), then each membership by key: an OR of both conditions let
+ * from the URL's few links (links_url_user), then each membership by key: an OR of both conditions let
  * PostgreSQL's generic plan scan every membership of a big collection.
  */
 export function insertMembersQuery(db: Q, a: Record<string, string>, shape: string) {
