@@ -328,6 +328,10 @@ async function writeImport(
   // 4. Chunks: each a transaction of links, topics, likes, memberships, links_count and preview jobs.
   /** URLs whose link this import created (a later chunk finds them saved, but not from before). */
   const createdUrls = new Set<string>();
+  // First link checks spread over the week in file order (scheduleLinkChecks' random draw): a
+  // chunk's rows then sit together in link_checks_due, not on ~200 pages of it across the week.
+  let checksScheduled = 0;
+  const inFileOrder = () => (checksScheduled++ + Math.random()) / items.length;
   await onProgress?.(0, items.length);
   for (let start = 0; start < items.length; start += BOOKMARKS_CHUNK) {
     await turn();
@@ -438,7 +442,7 @@ async function writeImport(
         liked = likes.length;
         await enqueueLinkPreviews(trx, newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url, fillTitle: p.titleFromUrl })), nowIso);
         const linksWithUrls = newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url }));
-        await scheduleLinkChecks(trx, linksWithUrls, new Date(nowIso));
+        await scheduleLinkChecks(trx, linksWithUrls, new Date(nowIso), inFileOrder);
         // An import's pages wait behind links shared one by one.
         await queueReadableCopies(trx, viewer.id, linksWithUrls, nowIso, 1);
       }

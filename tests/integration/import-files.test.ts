@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { BOOKMARK_MESSAGES, type BookmarkImportSummary, IMPORT_CSV_RECORD_MAX_CHARS, bookmarkSummaryText } from '../../shared/domain';
+import { BOOKMARK_MESSAGES, type BookmarkImportSummary, IMPORT_CSV_RECORD_MAX_CHARS, LINK_CHECK_INTERVAL_MS, bookmarkSummaryText } from '../../shared/domain';
 import { runDigestOnce } from '../../server/mail/digest';
 import { createMailer } from '../../server/mail/mailer';
 import { signedInUser } from '../support/client';
@@ -182,5 +182,25 @@ describeEachDatabase('import files of every format', (ctx) => {
     const many = Array.from({ length: 12 }, (_, i) => `No URL ${i},,1700000000,,unread`).join('\n');
     const more = await user.api.importBookmarks(new Blob([`title,url,time_added,tags,status\n${many}\nOk,https://example.com/ok,1,,\n`]));
     expect(more).toMatchObject({ created: 1, skipped: { invalid: 12 }, invalidRows: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] });
+  });
+
+  it("spreads the imported links' first health checks over the coming week, in file order", async () => {
+    const user = await signedInUser(ctx.server.url, 'Check Spreader');
+    const rows = Array.from({ length: 500 }, (_, i) => `Row ${i},https://spread.example.com/${i},${1_600_000_000 + i * 60},,unread`);
+    const before = Date.now();
+    await user.api.importBookmarks(new Blob([`title,url,time_added,tags,status\n${rows.join('\n')}\n`]));
+    const due = await db()
+      .selectFrom('link_checks as c')
+      .innerJoin('links as l', 'l.id', 'c.link_id')
+      .select('c.due_at')
+      .where('l.user_id', '=', user.me.id)
+      .orderBy('l.created_at')
+      .execute();
+    const times = due.map((r) => Date.parse(r.due_at));
+    expect(times).toHaveLength(500);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect((times[0] as number) - before).toBeLessThan(LINK_CHECK_INTERVAL_MS / 10);
+    expect((times[499] as number) - before).toBeGreaterThan(LINK_CHECK_INTERVAL_MS * 0.9);
+    expect((times[499] as number) - Date.now()).toBeLessThanOrEqual(LINK_CHECK_INTERVAL_MS);
   });
 });
