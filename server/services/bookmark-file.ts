@@ -80,7 +80,7 @@ const ROOT_FOLDER_FLAGS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'
  * One line of text: runs of spaces as one, control characters and bidi overrides stripped (imports
  * strip, not refuse). A single space is left alone: V8 builds a replace's result as a chain of
  * joined pieces, one per match, and a kept title holding that chain took ~500 bytes instead of ~60
- * (50,000 rows: ~50 MB of heap).
+ * (50,000 Raindrop.io rows, prepared: 53 MB of heap with the chains, 20 MB without).
  */
 const collapse = (s: string) => stripUnsafeText(s).replace(/\s{2,}|[^\S ]/g, ' ');
 
