@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serverNodeArgs } from '../server/server-node-args';
 import { processTree } from '../tests/support/proc';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -39,7 +40,7 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
   }
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile of the whole run there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, 'dist/server.js'], {
+  const child = spawn(process.execPath, [...profile, ...serverNodeArgs('dist/server.js')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],

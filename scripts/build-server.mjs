@@ -18,5 +18,8 @@ await build({
   target: 'node20',
   packages: 'external',
   sourcemap: true,
+  // Stack traces need only the mappings (NODE_OPTIONS=--enable-source-maps, server/server-node-args.ts),
+  // and tools read the sources from the repository.
+  sourcesContent: false,
   logLevel: 'warning',
 });

@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import sharp from 'sharp';
+import { serverNodeArgs } from '../server/server-node-args';
 import { signedInUser } from '../tests/support/client';
 import { freePort } from '../tests/support/free-port';
 
@@ -48,7 +49,7 @@ function buildIfMissing() {
 async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['dist/server.js'], {
+  const child = spawn(process.execPath, serverNodeArgs('dist/server.js'), {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {

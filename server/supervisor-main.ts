@@ -8,8 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { EXIT_CONFIG, supervise } from './supervisor';
 import { logSupervisorEvent } from './supervisor-log';
-
-const DEFAULT_MAX_HEAP_MB = 1024;
+import { DEFAULT_MAX_HEAP_MB, serverNodeArgs } from './server-node-args';
 
 const heapSchema = z.coerce
   .number({ error: 'SERVER_MAX_HEAP_MB must be a number' })
@@ -28,7 +27,7 @@ export function main(): void {
   const serverJs = path.join(import.meta.dirname, 'server.js');
   const supervisor = supervise({
     start: () =>
-      spawn(process.execPath, ['--enable-source-maps', `--max-old-space-size=${maxHeapMb}`, serverJs], {
+      spawn(process.execPath, serverNodeArgs(serverJs, maxHeapMb), {
         stdio: ['inherit', 'inherit', 'pipe'],
       }),
     onEvent: (event) =>

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { serverNodeArgs } from '../../../server/server-node-args';
 import type { TestDatabase } from '../../support/databases';
 import { freePort } from '../../support/free-port';
 import { snapshotWebBuild } from './web-build';
@@ -47,7 +48,7 @@ export type Launcher = 'server' | 'npm start' | 'dist';
 const LAUNCH_ARGS: Record<Launcher, string[]> = {
   server: ['--import', 'tsx', 'server/main.ts'],
   'npm start': ['scripts/start.mjs'],
-  dist: ['--enable-source-maps', 'dist/server.js'],
+  dist: serverNodeArgs('dist/server.js'),
 };
 
 /**
