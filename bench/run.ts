@@ -70,7 +70,7 @@ import { type LinkChecksResult, benchLinkChecks, printLinkChecks } from './link-
 import { type LinksPlan, type LinksResult, benchLinks, planLinksBench, printLinks } from './links';
 import { type PreviewsResult, benchPreviews, printPreviews } from './previews';
 import { type ReadableResult, benchReadable, printReadable } from './readable';
-import { type SearchPlan, type SearchResult, benchSearch, printSearch, seedSearch } from './search';
+import { type SearchPlan, type SearchResult, benchSearch, mergeNote, printSearch, seedSearch } from './search';
 import { type LinkSeedResult, SEED_PASSWORD, seedEmail, seedLinks, seedUsers } from './seed';
 import { type ServerProcess, cpuOfProcesses, startServer } from './server';
 
@@ -381,7 +381,7 @@ async function main() {
       } finally {
         await db.close();
       }
-      console.log(`Search index built in ${seconds(searchPlan.indexMs)}; load average ${load()}`);
+      console.log(`Search index built in ${seconds(searchPlan.indexMs)}${mergeNote(searchPlan.merge)}; load average ${load()}`);
     }
 
     let collectionsPlan: CollectionsPlan | undefined;

@@ -31,6 +31,7 @@ import { createPreviewService } from './preview/service';
 import { startPreviewWorker } from './services/import-previews';
 import { createLinkFetcher, startLinkChecker } from './services/link-checks';
 import { createPageFetcher, startReadableCopyWorker } from './services/readable-copy-worker';
+import { startSearchIndexMerger } from './services/search-index-merger';
 import { sharedLimits } from './http/rate-limit-stores';
 import { registerSecurityHeaders } from './http/security-headers';
 import { sessionReader } from './http/session';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     perMinute: config.readableCopyPerMinute,
     log: server.log,
   });
+  const searchMerger = startSearchIndexMerger({ db, log: server.log });
   // Digests of new resources and personal digests: DB-claimed jobs, safe with several server processes
   // (server/mail/digest.ts, server/mail/reader-digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
@@ -127,6 +129,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     await importPreviews.stop();
     await linkChecks.stop();
     await readableCopies.stop();
+    await searchMerger.stop();
     await extractor.close();
     await outbox.stop();
     await mailer.close();

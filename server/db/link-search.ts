@@ -156,8 +156,9 @@ export const PG_PENDING_LIST_KB = 64;
  * Builds every link's document from scratch (the migration's backfill, and a copy into
  * PostgreSQL), in batches by id (by rowid on SQLite, below). Run it in one transaction (a migration is one): FTS5 then writes
  * big segments as its memory fills rather than a small one at each commit, which it would spend
- * its time merging (a 1,000,000-link backfill ran for hours in 1,000-link commits). PostgreSQL's
- * index is made again after the documents, sorted in one pass, rather than entry by entry.
+ * its time merging (a 1,000,000-link backfill ran for hours in 1,000-link commits); they are
+ * merged afterwards, in the background (mergeSearchSegments). PostgreSQL's index is made again
+ * after the documents, sorted in one pass, rather than entry by entry.
  */
 export async function reindexAllLinks(db: Q): Promise<number> {
   const pg = isPostgres(db);
@@ -181,22 +182,57 @@ export async function reindexAllLinks(db: Q): Promise<number> {
   if (pg) {
     await sql`create index link_search_doc on link_search using gin (doc, readers) with (gin_pending_list_limit = ${sql.lit(PG_PENDING_LIST_KB)})`.execute(db);
   } else {
-    await sql`insert into link_search (link_search) values ('optimize')`.execute(db);
-    for (const [option, value] of Object.entries(FTS5_DEFAULTS)) await fts5Option(db, option, value);
+    for (const [option, value] of Object.entries(FTS5_BUILT)) await fts5Option(db, option, value);
   }
   return done;
 }
 
 /**
  * FTS5 during a full build: new terms gather in memory up to `hashsize` before they are written
- * as a segment, and segments are not merged as they come (`automerge` 0) but once at the end
- * ('optimize'). With the defaults (1 MB, merging at 4 segments a level) a 1,000,000-link build
- * spent its time merging a growing index: each merge deletes and rewrites pages of GBs.
+ * as a segment, and segments are not merged as they come (`automerge` 0). With the defaults (1 MB,
+ * merging at 4 segments a level) a 1,000,000-link build spent its time merging a growing index:
+ * each merge deletes and rewrites pages of GBs.
  */
 const FTS5_BULK = { hashsize: 64 * 1024 * 1024, automerge: 0, crisismerge: 1000 };
 const FTS5_DEFAULTS = { hashsize: 1024 * 1024, automerge: 4, crisismerge: 16 };
+/**
+ * After a full build: writes merge as they come again, but the build's segments (~50 at 1,000,000
+ * links) are merged by mergeSearchSegments in short transactions, not in the build's one (an
+ * 'optimize' there read every page of GBs again inside it, and ran for more than 11 minutes).
+ * `crisismerge` stays high until then, so that no user's write merges a level of GBs itself; it
+ * is also how mergeSearchSegments knows there is work.
+ */
+const FTS5_BUILT = { ...FTS5_DEFAULTS, crisismerge: FTS5_BULK.crisismerge };
 // The value as a literal: FTS5 takes an integer, and a bound JS number arrives as a real.
 const fts5Option = (db: Q, option: string, value: number) => sql`insert into link_search (link_search, rank) values (${option}, ${sql.lit(value)})`.execute(db);
+
+/** SQLite: a full build's segments are waiting for mergeSearchSegments. Only reads. */
+export async function searchSegmentsPending(db: Q): Promise<boolean> {
+  if (isPostgres(db)) return false;
+  const { rows } = await sql<{ v: number }>`select v from link_search_config where k = 'crisismerge'`.execute(db);
+  return Number(rows[0]?.v ?? FTS5_DEFAULTS.crisismerge) > FTS5_DEFAULTS.crisismerge;
+}
+
+/** FTS5 leaf pages written by one merge step: tens of milliseconds of one write transaction. */
+export const SEARCH_MERGE_PAGES = 256;
+
+/**
+ * One step of merging a full build's segments, in its own transaction: FTS5's 'merge' command,
+ * which writes at most `pages` leaf pages of merged segments and trims the merged part of its
+ * inputs. FTS5 changes fewer than 2 rows when there was nothing left to merge (levels of fewer
+ * than 4 segments); then `crisismerge` is put back. Returns whether work remains.
+ */
+export async function mergeSearchSegments(db: Q, pages = SEARCH_MERGE_PAGES): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await searchSegmentsPending(trx))) return false;
+    const changes = async () => Number((await sql<{ n: number }>`select total_changes() as n`.execute(trx)).rows[0]?.n);
+    const before = await changes();
+    await sql`insert into link_search (link_search, rank) values ('merge', ${sql.lit(pages)})`.execute(trx);
+    if ((await changes()) - before >= 2) return true;
+    await fts5Option(trx, 'crisismerge', FTS5_DEFAULTS.crisismerge);
+    return false;
+  });
+}
 
 /** The links holding a topic of `userId`, to reindex when it is renamed or deleted. */
 export async function linksWithTopic(trx: Q, userId: string, topicId: string): Promise<string[]> {
