@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { searchSegmentsPending } from '../../server/db/link-search';
 import { LATEST_SCHEMA } from '../../server/db/migrate';
 import { testClient } from '../support/client';
 import { startTestServerOn } from '../support/server';
@@ -42,6 +43,8 @@ describe('upgrade: a data directory from the oldest schema', () => {
       const health = (await (await fetch(`${server.url}/api/health`)).json()) as { schema: string };
       expect(health.schema).toBe(LATEST_SCHEMA);
       expect(appliedMigrations(dataDir).at(-1)).toBe(LATEST_SCHEMA);
+      // The search index built by migration 0022 is merged by the server's background worker.
+      await expect.poll(() => searchSegmentsPending(server.db.kysely), { timeout: 10_000 }).toBe(false);
 
       const clients = expected.users.map(() => testClient(server.url));
       for (const [i, user] of expected.users.entries()) {
