@@ -45,7 +45,9 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
     });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
-  const sqlite = new SQLite(path.join(dataDir, sqliteFile));
+  const file = path.join(dataDir, sqliteFile);
+  dropMisleadingStatistics(file);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -53,7 +55,6 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   sqlite.pragma(`journal_size_limit = ${BULK_WAL_CHECKPOINT_PAGES * 4096}`);
-  dropValueSamples(sqlite);
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
@@ -109,18 +110,34 @@ export async function bulkWrites<T>(db: Db, run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * ANALYZE (run by an operator, or by a bulk load such as the bench's) stores per-value samples in
- * sqlite_stat4 beside sqlite_stat1's averages when SQLite is built with STAT4, as better-sqlite3's
- * is. With samples, every statement comparing an indexed column with a parameter is compiled anew
- * each time it runs with other values (sqlite3Reprepare): most of a small query's CPU, and the
- * statement cache below is void (a feed page's collections query: 100 -> 18 µs without them).
- * The averages stay: plans are chosen once per statement, as PostgreSQL's generic plans are.
+ * Statistics that mislead SQLite's planner, dropped when the database is opened (ANALYZE is run by
+ * an operator, or by a bulk load such as the bench's):
+ * - Per-value samples (sqlite_stat4, beside sqlite_stat1's averages when SQLite is built with
+ *   STAT4, as better-sqlite3's is). With samples, every statement comparing an indexed column with
+ *   a parameter is compiled anew each time it runs with other values (sqlite3Reprepare): most of a
+ *   small query's CPU, and the statement cache below is void (a feed page's collections query:
+ *   100 -> 18 µs without them). The averages stay: plans are chosen once per statement, as
+ *   PostgreSQL's generic plans are.
+ * - Any statistics of FTS5's shadow tables (link_search_data, ...). FTS5 reads and deletes their
+ *   rows by key only, and they grow from nothing: stats taken while the index was small (2 rows)
+ *   made SQLite scan all of link_search_data for each range of pages a merge deletes, instead of
+ *   seeking to it. At 1,000,000 links a merge step took 12 s instead of 12-28 ms, and the build's
+ *   final merge never finished (bench/README.md, "Personal search").
  */
-function dropValueSamples(sqlite: SQLite.Database): void {
-  const samples = sqlite.prepare("select 1 from sqlite_schema where name = 'sqlite_stat4'").get();
-  if (!samples || !sqlite.prepare('select 1 from sqlite_stat4 limit 1').get()) return;
-  // ANALYZE sqlite_schema reloads the statistics tables into this connection's schema.
-  sqlite.exec('delete from sqlite_stat4; analyze sqlite_schema');
+function dropMisleadingStatistics(file: string): void {
+  // A connection of its own, closed before the server's opens: a connection keeps the row counts it
+  // loaded with its schema even after their sqlite_stat1 rows are gone.
+  const sqlite = new SQLite(file);
+  try {
+    sqlite.pragma('busy_timeout = 5000');
+    const has = (table: string) => sqlite.prepare('select 1 from sqlite_schema where name = ?').get(table);
+    if (!has('sqlite_stat1')) return;
+    if (has('sqlite_stat4') && sqlite.prepare('select 1 from sqlite_stat4 limit 1').get()) sqlite.exec('delete from sqlite_stat4');
+    const shadow = "tbl in (select name from pragma_table_list where type = 'shadow')";
+    if (sqlite.prepare(`select 1 from sqlite_stat1 where ${shadow} limit 1`).get()) sqlite.exec(`delete from sqlite_stat1 where ${shadow}`);
+  } finally {
+    sqlite.close();
+  }
 }
 
 /**
