@@ -196,9 +196,9 @@ export async function reindexAllLinks(db: Q): Promise<number> {
 const FTS5_BULK = { hashsize: 64 * 1024 * 1024, automerge: 0, crisismerge: 1000 };
 const FTS5_DEFAULTS = { hashsize: 1024 * 1024, automerge: 4, crisismerge: 16 };
 /**
- * After a full build: writes merge as they come again, but the build's segments (~50 at 1,000,000
- * links) are merged by mergeSearchSegments in short transactions, not in the build's one (an
- * 'optimize' there read every page of GBs again inside it, and ran for more than 11 minutes).
+ * After a full build: writes merge as they come again, but the build's segments (~20 of ~120 MB at
+ * 1,000,000 links) are merged by mergeSearchSegments in short transactions, not in the build's one,
+ * which would hold GBs of merged pages in the WAL at once and keep an upgrading server from starting.
  * `crisismerge` stays high until then, so that no user's write merges a level of GBs itself; it
  * is also how mergeSearchSegments knows there is work.
  */
