@@ -121,7 +121,7 @@ export async function bulkWrites<T>(db: Db, run: () => Promise<T>): Promise<T> {
  * - Any statistics of FTS5's shadow tables (link_search_data, ...). FTS5 reads and deletes their
  *   rows by key only, and they grow from nothing: stats taken while the index was small (2 rows)
  *   made SQLite scan all of link_search_data for each range of pages a merge deletes, instead of
- *   seeking to it. At 1,000,000 links a merge step took 12 s instead of 12-28 ms, and the build's
+ *   seeking to it. At 1,000,000 links a merge step took 10.6-13.4 s instead of 11-28 ms, and the build's
  *   final merge never finished (bench/README.md, "Personal search").
  */
 function dropMisleadingStatistics(file: string): void {
