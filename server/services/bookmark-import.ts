@@ -20,7 +20,7 @@ import { requireEditableCollections } from '../access/supercurations';
 import { type Db, type Dialect, bulkWrites } from '../db';
 import { increment } from '../db/counters';
 import { newId, now } from '../db/ids';
-import { reindexLinks } from '../db/link-search';
+import { indexNewLinks, linkRowid, reindexLinks } from '../db/link-search';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
@@ -264,6 +264,10 @@ async function writeImport(
       .onConflict((oc) => oc.columns(['user_id', 'id']).doNothing())
       .execute();
   }
+  // The names the links' search documents hold: a topic the viewer had keeps its own.
+  const topicNames = new Map(
+    topicIds.size === 0 ? [] : (await db.kysely.selectFrom('topics').select(['id', 'name']).where('user_id', '=', viewer.id).execute()).map((t) => [t.id, t.name]),
+  );
 
   // 3. Collections: a mapped one, else the viewer's own of that title (oldest), else a new private
   // one. Folders sent to the same collection share its summary entry.
@@ -409,8 +413,9 @@ async function writeImport(
         }
       }
 
+      const rowidOf = new Map<string, number | null>();
       if (newLinks.length > 0) {
-        await trx
+        const inserted = await trx
           .insertInto('links')
           .values(
             newLinks.map((p, i) => ({
@@ -429,7 +434,9 @@ async function writeImport(
               updated_at: p.createdAt,
             })),
           )
+          .returning(['id', linkRowid(trx).as('rowid')])
           .execute();
+        for (const r of inserted) rowidOf.set(r.id, r.rowid);
         const linkTopics = newLinks.flatMap((p, i) =>
           p.topicIds.map((topic_id) => ({ link_id: newIds[i] as string, user_id: viewer.id, topic_id })),
         );
@@ -461,7 +468,30 @@ async function writeImport(
         const by = sql<number>`case ${sql.ref('id')} ${sql.join([...added].map(([id, n]) => sql`when ${id} then cast(${n} as integer)`), sql` `)} else 0 end`;
         await trx.updateTable('supercurations').set({ links_count: increment('links_count', by) }).where('id', 'in', [...added.keys()]).execute();
       }
-      await reindexLinks(trx, [...newIds, ...members.map((m) => m.link_id)]);
+      // The chunk's new links are indexed from what is at hand; links of before it that joined a
+      // collection have a new reader.
+      const collectionsOf = new Map(newIds.map((id) => [id, [] as string[]]));
+      const joined: string[] = [];
+      for (const m of members) {
+        const of = collectionsOf.get(m.link_id);
+        if (of) of.push(m.supercuration_id);
+        else joined.push(m.link_id);
+      }
+      await indexNewLinks(
+        trx,
+        newLinks.map((p, i) => ({
+          id: newIds[i] as string,
+          rowid: rowidOf.get(newIds[i] as string) ?? null,
+          title: p.title,
+          description: p.description,
+          url: p.url,
+          userId: viewer.id,
+          topicNames: p.topicIds.map((id) => topicNames.get(id) ?? ''),
+          collectionIds: collectionsOf.get(newIds[i] as string) ?? [],
+          textGz: null,
+        })),
+      );
+      await reindexLinks(trx, joined);
       return { created, reused, alreadySaved, duplicates, liked };
     });
     summary.created += counts.created;

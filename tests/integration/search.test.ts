@@ -65,14 +65,22 @@ describeEachDatabase('personal search', (ctx) => {
     await w.author.api.addResource(collection.id, { linkId: added.id });
     await w.author.api.addResource(collection.id, { link: { title: `New ${word}`, description: 'd', url: url() } });
     await w.author.api.shareLinks({ items: [{ url: url(), title: `Batch ${word}`, description: 'd' }], supercurationIds: [collection.id] });
+    // An import: a new link with a tag, and a link saved before, both filed by a folder mapped to the collection.
+    const saved = await w.author.api.createLink({ title: `Saved ${word}`, description: 'd', url: url() });
+    const tag = unique();
+    const file = `<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><p><DT><H3>Team</H3><DL><p>
+      <DT><A HREF="${url()}" TAGS="${tag}">Imported ${word}</A>
+      <DT><A HREF="${saved.url}">Saved again</A>
+    </DL><p></DL><p>`;
+    await w.author.api.importBookmarks(new Blob([file], { type: 'text/html' }), { mapping: { Team: { type: 'collection', id: collection.id } } });
+    expect(await titles(w.author, { q: tag })).toEqual([`Imported ${word}`]);
     // A collaborator who joins later finds them too: the index names the collection, not its editors.
     await w.owner.api.addCollaborator(collection.id, w.collaborator.me.id);
-    for (const user of [w.owner, w.collaborator]) {
-      expect((await titles(user, { q: word })).sort()).toEqual([`Added ${word}`, `Batch ${word}`, `Edited ${word}`, `New ${word}`]);
-    }
+    const all = [`Added ${word}`, `Batch ${word}`, `Edited ${word}`, `Imported ${word}`, `New ${word}`, `Saved ${word}`];
+    for (const user of [w.owner, w.collaborator]) expect((await titles(user, { q: word })).sort()).toEqual(all);
     // Taken out again, the link is the author's alone.
     await w.author.api.updateLink(edited.id, { supercurationIds: [] });
-    expect((await titles(w.collaborator, { q: word })).sort()).toEqual([`Added ${word}`, `Batch ${word}`, `New ${word}`]);
+    expect((await titles(w.collaborator, { q: word })).sort()).toEqual(all.filter((t) => t !== `Edited ${word}`));
     expect(await titles(w.author, { q: `edited ${word}` })).toEqual([`Edited ${word}`]);
   });
 
