@@ -41,8 +41,17 @@ const FOLD_FROM = FOLD.from.replace(/'/g, "''");
 const FOLD_TO = FOLD.to.replace(/'/g, "''");
 const FOLD_MAP = new Map([...FOLD.from].map((ch, i) => [ch, FOLD.to[i] as string]));
 
-/** The fold of pgFold in JavaScript: lower case, Latin letters without their diacritics. */
-export const foldAccents = (text: string) => [...text.toLowerCase()].map((ch) => FOLD_MAP.get(ch) ?? ch).join('');
+const FOLDABLE = new RegExp(`[${escapeRegExp(FOLD.from)}]`, 'gu');
+
+const foldLetters = (text: string) => text.replace(FOLDABLE, (ch) => FOLD_MAP.get(ch) as string);
+
+/**
+ * The fold of pgFold in JavaScript: lower case, Latin letters without their diacritics. Letters
+ * are folded before lower-casing too, which PostgreSQL's lower() does not expand ('İ' is 'i', not
+ * 'i' and a dot). PostgreSQL's translate() looks each character up in the whole list of folded
+ * letters; this is a pass of a regular expression.
+ */
+export const foldAccents = (text: string) => foldLetters(foldLetters(text).toLowerCase());
 
 const FOLDED_FROM = new Map<string, string>();
 for (const [ch, plain] of FOLD_MAP) FOLDED_FROM.set(plain, (FOLDED_FROM.get(plain) ?? '') + ch);
@@ -55,7 +64,7 @@ for (const [ch, plain] of FOLD_MAP) FOLDED_FROM.set(plain, (FOLDED_FROM.get(plai
 export const foldedPattern = (folded: string) =>
   [...folded].map((ch) => (FOLDED_FROM.has(ch) ? `[${escapeRegExp(ch + (FOLDED_FROM.get(ch) as string))}]` : escapeRegExp(ch))).join('');
 
-/** A text expression lower-cased and folded (PostgreSQL); the documents of both searches are folded by it. */
+/** A text expression lower-cased and folded (PostgreSQL), as foldAccents folds it: the directory's documents. */
 export const pgFold = (text: string) => `translate(lower(${text}), '${FOLD_FROM}', '${FOLD_TO}')`;
 
 /** The indexed document (PostgreSQL): the expression of the generated column supercurations.search_doc. */
@@ -72,11 +81,12 @@ export function ftsMatch(words: readonly string[]): string {
 export const pgLexeme = (word: string) => `'${word.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
 
 /**
- * PostgreSQL: the tsquery of `query` (to_tsquery syntax), folded like the documents. A scalar
- * subquery: PostgreSQL builds it once per statement, also in a generic plan.
+ * PostgreSQL: the tsquery of `query` (to_tsquery syntax), folded like the personal search's
+ * documents (foldAccents, server/db/link-search.ts). A scalar subquery: PostgreSQL builds it once
+ * per statement, also in a generic plan.
  */
 export function pgTsquery(query: string): RawBuilder<unknown> {
-  return sql`(select to_tsquery('simple'::regconfig, translate(lower(${query}), ${FOLD.from}, ${FOLD.to})))`;
+  return sql`(select to_tsquery('simple'::regconfig, ${foldAccents(query)}))`;
 }
 
 /** PostgreSQL: a condition on `supercurations as s` that its title and description match every word (as prefixes). */

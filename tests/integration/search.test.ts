@@ -5,6 +5,7 @@ import { LINK_MESSAGES, SEARCH_MESSAGES, type SearchQuery } from '../../shared/d
 import { type Kysely, sql } from 'kysely';
 import { PG_PENDING_LIST_KB, mergeSearchSegments, reindexLinks, searchSegmentsPending } from '../../server/db/link-search';
 import * as readersMigration from '../../server/db/migrations/0022_link_search_readers';
+import { foldAccents, pgFold } from '../../server/db/search';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type User, createCollection, expectFailure } from '../support/supercurations';
@@ -172,6 +173,15 @@ describeEachDatabase('personal search', (ctx) => {
     expect(await titles(author, { q: w, collection: collection.id })).toEqual([`${w} red apple pie`]);
     expect(await titles(author, { q: `${w} creme brulee` })).toEqual([`${w} crème brûlée`]);
     expect(await titles(author, { q: `${w} CRÈME` })).toEqual([`${w} crème brûlée`]);
+    await author.api.createLink({ title: `${w} Ångström, Señor`, description: 'Units', url: url() });
+    expect(await titles(author, { q: `${w} angstrom senor` })).toEqual([`${w} Ångström, Señor`]);
+    expect(await titles(author, { q: `${w} ÅNGSTRÖM` })).toEqual([`${w} Ångström, Señor`]);
+    if (ctx.server.db.dialect === 'postgres') {
+      // Documents are folded in JavaScript, the directory's in SQL: the same fold.
+      const letters = `${Array.from({ length: 0x250 - 0xc0 }, (_, i) => String.fromCharCode(0xc0 + i)).join('')}ØŁĐĦıß ABC xyz`;
+      const folded = await sql<{ f: string }>`select ${sql.raw(pgFold('t.x'))} as f from (select ${letters}::text as x) t`.execute(ctx.server.db.kysely);
+      expect(folded.rows[0]?.f).toBe(foldAccents(letters));
+    }
     expect(await titles(author, { q: `${w} x-2024` })).toEqual([`${w} crème brûlée`]);
     expect(await titles(author, { q: `${w} 2024` })).toEqual([`${w} crème brûlée`]);
   });
