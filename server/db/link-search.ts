@@ -18,8 +18,7 @@ import { foldAccents } from './search';
  *   head is doc without the text, small enough to rank by without reading the text. It goes with
  *   its link by foreign key cascade.
  * Every write that changes one of these calls reindexLinks in its transaction, after the link's
- * memberships (a collection added is a reader added); an import indexes its new links with
- * indexNewLinks.
+ * memberships (a collection added is a reader added); a new link is indexed by indexNewLinks.
  */
 
 type Q = Kysely<Database>;
@@ -182,7 +181,7 @@ export const reindexLinks = (trx: Q, linkIds: readonly string[]) => writeDocumen
 
 /**
  * Indexes links created in the caller's transaction (none has an entry yet) from what their writer
- * already holds, without reading them back: an import's chunk.
+ * already holds, without reading them back: a share, a batch, 'Add New Resource', an import's chunk.
  */
 export async function indexNewLinks(trx: Q, links: readonly DocumentSource[]): Promise<void> {
   for (let i = 0; i < links.length; i += BATCH) await writeBatch(trx, links.slice(i, i + BATCH).map(documentOf), 'new');

@@ -13,7 +13,7 @@ import type { Db } from '../db';
 import { newId } from '../db/ids';
 import { HttpError, badRequest } from '../errors';
 import type { Viewer } from '../policies/viewer';
-import { reindexLinks } from '../db/link-search';
+import { type DocumentSource, indexNewLinks } from '../db/link-search';
 import { insertLink, linksInOrder } from './links';
 import { addToCollections, lockCollections } from './memberships';
 
@@ -55,16 +55,18 @@ export async function shareLinks(db: Db, viewer: Viewer, batch: BatchShare): Pro
     const targets = await requireEditableCollections(trx, viewer, collections);
     // Unless the batch says, links shared only into private collections stay out of the main feed.
     const inMainFeed = batch.inMainFeed ?? !privateByDefault(targets);
+    const documents: DocumentSource[] = [];
     for (const [index, input] of inputs.entries()) {
       const id = ids[index] as string;
       try {
-        await insertLink(trx, viewer, id, { ...input, inMainFeed });
+        const { document } = await insertLink(trx, viewer, id, { ...input, inMainFeed });
         await addToCollections(trx, id, viewer, targets);
+        documents.push({ ...document, collectionIds: targets.map((t) => t.id) });
       } catch (err) {
         throw err instanceof HttpError ? itemError(err, index) : err;
       }
     }
-    await reindexLinks(trx, ids);
+    await indexNewLinks(trx, documents);
   });
 
   return linksInOrder(db.kysely, ids, viewer);

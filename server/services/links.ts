@@ -5,7 +5,7 @@ import type { Db } from '../db';
 import { decrement } from '../db/counters';
 import { newId, now } from '../db/ids';
 import { jsonRows, jsonRowsOf } from '../db/json-rows';
-import { reindexLinks } from '../db/link-search';
+import { type DocumentSource, indexNewLinks, linkRowid, reindexLinks } from '../db/link-search';
 import { isPostgres, queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { forbidden, notFound } from '../errors';
@@ -194,21 +194,22 @@ export const LINK_COLUMNS = [
  * One link row, every column given (the insert's shape never varies), for new links and reposts
  * alike; answers nothing when the user already has a repost of its original (one per user and
  * original: links_user_original, so it holds under races; the index is partial, and the conflict
- * target names its condition, as both databases require).
+ * target names its condition, as both databases require). With its rowid (SQLite), for indexNewLinks.
  */
-export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string }>((db, a) =>
+export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string; rowid: number | null }>((db, a) =>
   db
     .insertInto('links')
     .values(Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])) as unknown as LinkColumns)
     .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).where('original_post_id', 'is not', null).doNothing())
-    .returning('id'),
+    .returning(['id', linkRowid(db).as('rowid')]),
 );
 
 /**
- * Inserts a new link of the viewer's with its topics (inside the caller's transaction; the caller
- * indexes it for search after its memberships, reindexLinks); answers
+ * Inserts a new link of the viewer's with its topics (inside the caller's transaction); answers
  * its row as stored, with the author, topics and like as linkRows reads them (a new link has no
- * likes), given the author's avatar key, so a caller can answer it without reading it back.
+ * likes), given the author's avatar key, so a caller can answer it without reading it back; and
+ * its search document's source, which the caller indexes (indexNewLinks) with the collections it
+ * adds the link to.
  */
 export async function insertLink(
   trx: Q,
@@ -216,7 +217,7 @@ export async function insertLink(
   id: string,
   input: CreateLink,
   avatarKey: string | null = null,
-): Promise<LinkRow> {
+): Promise<{ row: LinkRow; document: DocumentSource }> {
   const at = now();
   const url = input.url ?? null;
   const facts = await cachedFacts(trx, url, new Date(at));
@@ -239,19 +240,32 @@ export async function insertLink(
     broken_at: null,
     ...(facts ?? NO_FACT_COLUMNS),
   };
-  await insertLinkRow(trx, row);
+  const [inserted] = await insertLinkRow(trx, row);
   await scheduleLinkChecks(trx, [row], new Date(at));
   await queueReadableCopies(trx, viewer.id, [row], at);
   if (facts === null && url !== null) await enqueueLinkPreviews(trx, [{ id, url, fillTitle: false, factsOnly: true }], at);
   // A new id has no topics yet: nothing to delete first.
-  await assertOwnTopics(trx, viewer.id, input.topicIds);
+  const topicNames = await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
   return {
-    ...row,
-    author_name: viewer.name,
-    author_avatar_key: avatarKey,
-    topic_ids: input.topicIds.length > 0 ? input.topicIds.join(',') : null,
-    liked: false,
+    row: {
+      ...row,
+      author_name: viewer.name,
+      author_avatar_key: avatarKey,
+      topic_ids: input.topicIds.length > 0 ? input.topicIds.join(',') : null,
+      liked: false,
+    },
+    document: {
+      id,
+      rowid: inserted?.rowid ?? null,
+      title: row.title,
+      description: row.description,
+      url,
+      userId: viewer.id,
+      topicNames,
+      collectionIds: [],
+      textGz: null,
+    },
   };
 }
 
@@ -265,11 +279,11 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink, copy
   const collections = [...new Set(input.supercurationIds ?? [])];
   await db.kysely.transaction().execute(async (trx) => {
     const targets = await requireEditableCollections(trx, viewer, collections);
-    await insertLink(trx, viewer, id, input);
-    if (copy) await keepExtensionCopy(trx, id, copy, now());
+    const { document } = await insertLink(trx, viewer, id, input);
+    const textGz = copy ? await keepExtensionCopy(trx, id, copy, now()) : null;
     // Locks the collections (PostgreSQL) before its duplicate check, as late as possible.
     await addToCollections(trx, id, viewer, targets, { url: input.url ?? null });
-    await reindexLinks(trx, [id]);
+    await indexNewLinks(trx, [{ ...document, textGz, collectionIds: targets.map((t) => t.id) }]);
   });
   return (await getLink(db, id, viewer)) as Link;
 }

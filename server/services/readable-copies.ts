@@ -62,11 +62,13 @@ export function keptColumns(copy: ReadableCopy, source: 'server' | 'extension', 
 
 /**
  * Keeps the copy the extension made of what the user saw (a new link's, in the transaction that
- * saves it). Nothing is kept when its author opted out (no row was queued).
+ * saves it, which then indexes the link with its text). Nothing is kept when its author opted out
+ * (no row was queued). Answers the kept text (gzip), or null.
  */
-export async function keepExtensionCopy(trx: Q, linkId: string, copy: ReadableCopy, nowIso: string): Promise<void> {
-  await trx.updateTable('link_copies').set(keptColumns(copy, 'extension', nowIso)).where('link_id', '=', linkId).execute();
-  await reindexLinks(trx, [linkId]);
+export async function keepExtensionCopy(trx: Q, linkId: string, copy: ReadableCopy, nowIso: string): Promise<Buffer | null> {
+  const columns = keptColumns(copy, 'extension', nowIso);
+  const kept = await trx.updateTable('link_copies').set(columns).where('link_id', '=', linkId).executeTakeFirst();
+  return Number(kept.numUpdatedRows) > 0 ? columns.text_gz : null;
 }
 
 /** Whether the viewer may read the link's copy: its author or an editor of a collection holding it. */

@@ -28,7 +28,7 @@ import { badRequest, notFound, unauthorized } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
-import { reindexLinks } from '../db/link-search';
+import { type DocumentSource, indexNewLinks, reindexLinks } from '../db/link-search';
 import { windowStart } from './feed';
 import { getLink, insertLink, linkCards, toLinks } from './links';
 import { addToCollections, lockCollections, removeFromCollections } from './memberships';
@@ -229,6 +229,7 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
       )),
     ];
     let target: string;
+    let newDocument: DocumentSource | null = null;
     if (input.linkId !== undefined) {
       // Saved posts are the viewer's own: adding someone else's link would let editors edit it.
       const [own] = await ownLinkById(trx, { id: input.linkId, user: viewer.id });
@@ -237,19 +238,20 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
       target = own.id;
     } else if (input.link) {
       target = context?.own_link_id ?? newId();
-      const row = context?.own_link_id ? null : await insertLink(trx, viewer, target, input.link, context?.avatar_key ?? null);
+      const inserted = context?.own_link_id ? null : await insertLink(trx, viewer, target, input.link, context?.avatar_key ?? null);
       await addToCollections(trx, target, viewer, access, { url });
-      if (row) {
+      if (inserted) {
+        newDocument = { ...inserted.document, collectionIds: access.map((a) => a.id) };
         // In membershipsOf's order: by when added (all now), then collection id.
         const memberships = access
           .map(({ id: supercurationId, ...a }) => ({ ...a, linkId: target, supercurationId, tags: [] }))
           .sort((a, b) => (a.supercurationId < b.supercurationId ? -1 : 1));
-        created = linkOf(row, memberships, viewer);
+        created = linkOf(inserted.row, memberships, viewer);
       }
     } else {
       throw badRequest(SUPERCURATION_MESSAGES.invalidInput);
     }
-    await reindexLinks(trx, [target]);
+    await (newDocument ? indexNewLinks(trx, [newDocument]) : reindexLinks(trx, [target]));
     return target;
   });
   return created ?? ((await getLink(db, linkId, viewer)) as Link);

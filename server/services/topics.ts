@@ -120,14 +120,15 @@ export async function deleteTopic(db: Db, userId: string, id: string): Promise<v
   });
 }
 
-/** Throws 400 'Topic not found' unless every id is one of the user's topics. */
-export async function assertOwnTopics(db: Kysely<Database>, userId: string, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
+/** Throws 400 'Topic not found' unless every id is one of the user's topics; answers their names. */
+export async function assertOwnTopics(db: Kysely<Database>, userId: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
   const found = await db
     .selectFrom('topics')
-    .select('id')
+    .select('name')
     .where('user_id', '=', userId)
     .where('id', 'in', ids)
     .execute();
   if (found.length !== new Set(ids).size) throw badRequest(LINK_MESSAGES.topicNotFound);
+  return found.map((t) => t.name);
 }
