@@ -141,7 +141,8 @@ async function documents(trx: Q, ids: readonly string[]): Promise<Document[]> {
  * savepoint). One row a statement keeps them in memory up to `hashsize`, where a statement of
  * 200 rows wrote a small segment each time, and merging those took most of a big backfill's
  * time. A new link's transaction ends soon after, which writes them out anyway: there one
- * statement costs less than 200 (an import's chunk: 2.2 → 0.9 ms).
+ * statement costs less than 200 (an import's chunk: SQLite's time 1.2 → 0.9 ms, and 199 statements
+ * fewer built by Kysely).
  */
 type WriteMode = 'changed' | 'new' | 'build';
 
