@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
-import { isPostgres } from './query-templates';
+import { isPostgres, rowsTemplate, withDb } from './query-templates';
 import type { Database } from './schema';
 import { foldAccents } from './search';
 
@@ -149,11 +149,16 @@ type WriteMode = 'changed' | 'new' | 'build';
 async function writeSqlite(trx: Q, docs: Document[], mode: WriteMode): Promise<void> {
   docs.sort((a, b) => (a.rowid as number) - (b.rowid as number));
   if (mode === 'changed') await sql`delete from link_search where rowid in (${sql.join(docs.map((d) => d.rowid))})`.execute(trx);
-  const columns = sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)));
-  const row = (d: Document) => sql`(${d.rowid}, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => d[c]))}, ${d.readers.join(' ')})`;
-  const rows = mode === 'new' ? [docs] : docs.map((d) => [d]);
-  for (const batch of rows) await sql`insert into link_search (rowid, ${columns}, readers) values ${sql.join(batch.map(row))}`.execute(trx);
+  const rows = docs.map((d) => ({ ...d, readers: d.readers.join(' ') }));
+  if (mode === 'new') await insertSqlite(trx, rows);
+  else for (const row of rows) await insertSqlite(trx, [row]);
 }
+
+const insertSqlite = rowsTemplate<Omit<Document, 'id' | 'readers'> & { readers: string }>(['rowid', ...LINK_SEARCH_COLUMNS, 'readers'], (db, rows) => {
+  const columns = sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)));
+  const values = rows.map((r) => sql`(${sql.join([r.rowid, ...LINK_SEARCH_COLUMNS.map((c) => r[c]), r.readers])})`);
+  return withDb(db, sql`insert into link_search (rowid, ${columns}, readers) values ${sql.join(values)}`);
+});
 
 const WEIGHTS = { title: 'A', description: 'B', topics: 'B', domain: 'C', body: 'D' } as const;
 
@@ -163,16 +168,25 @@ const WEIGHTS = { title: 'A', description: 'B', topics: 'B', domain: 'C', body: 
  * index writes, and 125 ms of a readable copy's 200,000 characters (1 ms here).
  */
 async function writePostgres(trx: Q, docs: Document[]): Promise<void> {
-  const values = docs.map(
-    (d) => sql`(${sql.join([d.id, ...LINK_SEARCH_COLUMNS.map((c) => foldAccents(d[c]))].map((v) => sql`${v}::text`))}, ${d.readers}::text[])`,
+  const folded = (d: Document) => Object.fromEntries(LINK_SEARCH_COLUMNS.map((c) => [c, foldAccents(d[c])])) as Pick<Document, (typeof LINK_SEARCH_COLUMNS)[number]>;
+  await upsertPostgres(
+    trx,
+    docs.map((d) => ({ ...d, ...folded(d) })),
   );
+}
+
+const upsertPostgres = rowsTemplate<Omit<Document, 'rowid'>>(['id', ...LINK_SEARCH_COLUMNS, 'readers'], (db, rows) => {
+  const values = rows.map((r) => sql`(${sql.join([r.id, ...LINK_SEARCH_COLUMNS.map((c) => r[c])].map((v) => sql`${v}::text`))}, ${r.readers}::text[])`);
   const vector = (c: (typeof LINK_SEARCH_COLUMNS)[number]) => `setweight(to_tsvector('simple'::regconfig, v.${c}), '${WEIGHTS[c]}')`;
   const head = LINK_SEARCH_COLUMNS.filter((c) => c !== 'body').map(vector).join(' || ');
-  await sql`insert into link_search (link_id, head, doc, readers)
+  return withDb(
+    db,
+    sql`insert into link_search (link_id, head, doc, readers)
     select v.id, h.head, h.head || ${sql.raw(vector('body'))}, v.readers
     from (values ${sql.join(values)}) as v (id, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers), lateral (select ${sql.raw(head)} as head) h
-    on conflict (link_id) do update set head = excluded.head, doc = excluded.doc, readers = excluded.readers`.execute(trx);
-}
+    on conflict (link_id) do update set head = excluded.head, doc = excluded.doc, readers = excluded.readers`,
+  );
+});
 
 /**
  * Recomputes the search documents of these links from their current rows, in the caller's

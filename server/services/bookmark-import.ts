@@ -1,4 +1,4 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type ReferenceExpression, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Insertable, type Kysely, type ReferenceExpression, type SqlBool, sql } from 'kysely';
 import {
   BOOKMARKS_CHUNK,
   DEFAULT_LINK_TEXT,
@@ -22,6 +22,7 @@ import { increment } from '../db/counters';
 import type { Database } from '../db/schema';
 import { newId, now } from '../db/ids';
 import { indexNewLinks, linkRowid, reindexLinks } from '../db/link-search';
+import { rowsTemplate } from '../db/query-templates';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
@@ -233,6 +234,38 @@ export interface ImportOptions {
   inMainFeed?: boolean;
 }
 
+// A chunk's inserts, compiled once (rowsTemplate): 200 rows of each, chunk after chunk.
+type NewLink = Pick<Insertable<Database['links']>, 'id' | 'user_id' | 'url' | 'title' | 'description' | 'in_main_feed' | 'likes_count' | 'created_at'>;
+const insertLinks = rowsTemplate<NewLink, { id: string; rowid: number | null }>(
+  ['id', 'user_id', 'url', 'title', 'description', 'in_main_feed', 'likes_count', 'created_at'],
+  (db, rows) =>
+    db
+      .insertInto('links')
+      .values(
+        rows.map((r) => ({
+          ...r,
+          thumbnail_url: null,
+          link_text: DEFAULT_LINK_TEXT,
+          format: null,
+          is_original_content: 0,
+          updated_at: r.created_at,
+        })),
+      )
+      .returning(['id', linkRowid(db).as('rowid')]),
+);
+type NewLinkTopic = Insertable<Database['link_topics']>;
+const insertLinkTopics = rowsTemplate<NewLinkTopic>(['link_id', 'user_id', 'topic_id'], (db, rows) => db.insertInto('link_topics').values(rows));
+type NewMember = Pick<Insertable<Database['supercuration_links']>, 'supercuration_id' | 'link_id' | 'added_by' | 'created_at' | 'imported'>;
+const insertMembers = rowsTemplate<NewMember, { supercuration_id: string }>(
+  ['supercuration_id', 'link_id', 'added_by', 'created_at', 'imported'],
+  (db, rows) =>
+    db
+      .insertInto('supercuration_links')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['supercuration_id', 'link_id']).doNothing())
+      .returning('supercuration_id'),
+);
+
 /**
  * Imports parsed bookmarks for the viewer, out of the main feed unless `inMainFeed`. Folders become the viewer's PRIVATE
  * collections (one per folder path; an own collection of that exact title is reused, so a
@@ -395,7 +428,7 @@ async function writeImport(
 
       const newLinks: (Prepared & { inMainFeed: boolean })[] = [];
       const newIds: string[] = [];
-      const members: { supercuration_id: string; link_id: string; added_by: string; created_at: string; imported: number }[] = [];
+      const members: NewMember[] = [];
       let created = 0;
       let reused = 0;
       let alreadySaved = 0;
@@ -429,34 +462,24 @@ async function writeImport(
 
       const rowidOf = new Map<string, number | null>();
       if (newLinks.length > 0) {
-        const inserted = await trx
-          .insertInto('links')
-          .values(
-            newLinks.map((p, i) => ({
-              id: newIds[i] as string,
-              user_id: viewer.id,
-              url: p.url,
-              title: p.title,
-              description: p.description,
-              thumbnail_url: null,
-              link_text: DEFAULT_LINK_TEXT,
-              format: null,
-              is_original_content: 0,
-              in_main_feed: p.inMainFeed ? 1 : 0,
-              likes_count: p.liked ? 1 : 0,
-              created_at: p.createdAt,
-              updated_at: p.createdAt,
-            })),
-          )
-          .returning(['id', linkRowid(trx).as('rowid')])
-          .execute();
+        const inserted = await insertLinks(
+          trx,
+          newLinks.map((p, i) => ({
+            id: newIds[i] as string,
+            user_id: viewer.id,
+            url: p.url,
+            title: p.title,
+            description: p.description,
+            in_main_feed: p.inMainFeed ? 1 : 0,
+            likes_count: p.liked ? 1 : 0,
+            created_at: p.createdAt,
+          })),
+        );
         for (const r of inserted) rowidOf.set(r.id, r.rowid);
         const linkTopics = newLinks.flatMap((p, i) =>
           p.topicIds.map((topic_id) => ({ link_id: newIds[i] as string, user_id: viewer.id, topic_id })),
         );
-        for (let i = 0; i < linkTopics.length; i += BOOKMARKS_CHUNK) {
-          await trx.insertInto('link_topics').values(linkTopics.slice(i, i + BOOKMARKS_CHUNK)).execute();
-        }
+        for (let i = 0; i < linkTopics.length; i += BOOKMARKS_CHUNK) await insertLinkTopics(trx, linkTopics.slice(i, i + BOOKMARKS_CHUNK));
         // A favourite in the file is the importer's like of the new link (likes_count 1 above).
         const likes = newLinks.flatMap((p, i) => (p.liked ? [{ link_id: newIds[i] as string, user_id: viewer.id, created_at: p.createdAt }] : []));
         if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();
@@ -468,12 +491,7 @@ async function writeImport(
         await queueReadableCopies(trx, viewer.id, linksWithUrls, nowIso, 1);
       }
       if (members.length > 0) {
-        const inserted = await trx
-          .insertInto('supercuration_links')
-          .values(members)
-          .onConflict((oc) => oc.columns(['supercuration_id', 'link_id']).doNothing())
-          .returning('supercuration_id')
-          .execute();
+        const inserted = await insertMembers(trx, members);
         // links_count moves by the rows actually inserted: the collections are locked (PostgreSQL) or
         // the transaction is the only writer (SQLite), so it stays the number of member rows. (A
         // recount read each whole collection for every chunk: quadratic in a big import.)

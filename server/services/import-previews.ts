@@ -1,8 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { IMPORTED_BOOKMARK_DESCRIPTION, LINK_MESSAGES, type LinkPreview } from '../../shared/domain';
 import { requireEditable } from '../access/supercurations';
 import type { Db } from '../db';
 import { reindexLinks } from '../db/link-search';
+import { rowsTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import type { Viewer } from '../policies/viewer';
 import { PreviewRefusedError, type PreviewService } from '../preview/service';
@@ -44,24 +45,21 @@ export interface NewLinkPreview {
   factsOnly?: boolean;
 }
 
+type NewJob = Pick<Insertable<Database['link_preview_jobs']>, 'link_id' | 'host' | 'fill_title' | 'facts_only' | 'due_at'>;
+const insertJobs = rowsTemplate<NewJob>(['link_id', 'host', 'fill_title', 'facts_only', 'due_at'], (db, rows) =>
+  db
+    .insertInto('link_preview_jobs')
+    .values(rows.map((r) => ({ ...r, claimed_until: null, claim_token: null })))
+    .onConflict((oc) => oc.column('link_id').doNothing()),
+);
+
 /** Queues the previews of new links, in the caller's transaction (an import's chunk, a share). */
 export async function enqueueLinkPreviews(trx: Q, links: readonly NewLinkPreview[], nowIso: string): Promise<void> {
   if (links.length === 0) return;
-  await trx
-    .insertInto('link_preview_jobs')
-    .values(
-      links.map((l) => ({
-        link_id: l.id,
-        host: new URL(l.url).hostname,
-        fill_title: l.fillTitle ? 1 : 0,
-        facts_only: l.factsOnly ? 1 : 0,
-        due_at: nowIso,
-        claimed_until: null,
-        claim_token: null,
-      })),
-    )
-    .onConflict((oc) => oc.column('link_id').doNothing())
-    .execute();
+  await insertJobs(
+    trx,
+    links.map((l) => ({ link_id: l.id, host: new URL(l.url).hostname, fill_title: l.fillTitle ? 1 : 0, facts_only: l.factsOnly ? 1 : 0, due_at: nowIso })),
+  );
 }
 
 export interface ClaimedPreview {

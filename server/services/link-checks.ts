@@ -10,6 +10,7 @@ import {
 } from '../../shared/domain';
 import { requireEditable } from '../access/supercurations';
 import type { Db } from '../db';
+import { rowsTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 import { canEditLink, linkVisibleTo } from '../policies/links';
@@ -77,9 +78,12 @@ export async function scheduleLinkChecks(
   random = Math.random,
 ): Promise<void> {
   const rows = links.flatMap((l) => (l.url ? [{ link_id: l.id, host: hostOf(l.url), due_at: firstCheckAt(now, random()).toISOString() }] : []));
-  if (rows.length === 0) return;
-  await trx.insertInto('link_checks').values(rows).onConflict((oc) => oc.column('link_id').doNothing()).execute();
+  if (rows.length > 0) await insertChecks(trx, rows);
 }
+
+const insertChecks = rowsTemplate<{ link_id: string; host: string; due_at: string }>(['link_id', 'host', 'due_at'], (db, rows) =>
+  db.insertInto('link_checks').values(rows).onConflict((oc) => oc.column('link_id').doNothing()),
+);
 
 /**
  * A link's URL changed: what was learnt of the old one goes, and the new one is checked at once

@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import { LINK_MESSAGES, type ReadableCopyState, type ReadableCopyView, type ReadableCopySettings, readingMinutes } from '../../shared/domain';
 import { reindexLinks } from '../db/link-search';
+import { rowsTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { notFound } from '../errors';
 import { canEditLink, linkVisibleTo } from '../policies/links';
@@ -30,8 +31,12 @@ export async function queueReadableCopies(
 ): Promise<void> {
   const rows = links.flatMap((l) => (l.url ? [{ link_id: l.id, host: hostOf(l.url), queue, due_at: nowIso }] : []));
   if (rows.length === 0 || (await optedOut(trx, userId))) return;
-  await trx.insertInto('link_copies').values(rows).onConflict((oc) => oc.column('link_id').doNothing()).execute();
+  await insertCopyJobs(trx, rows);
 }
+
+const insertCopyJobs = rowsTemplate<{ link_id: string; host: string; queue: number; due_at: string }>(['link_id', 'host', 'queue', 'due_at'], (db, rows) =>
+  db.insertInto('link_copies').values(rows).onConflict((oc) => oc.column('link_id').doNothing()),
+);
 
 /** A link's URL changed: the copy of the old page goes, and the new page is queued. */
 export async function restartReadableCopy(trx: Q, userId: string, linkId: string, url: string | null, nowIso: string): Promise<void> {

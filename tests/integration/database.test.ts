@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, bulkWrites, openDatabase } from '../../server/db';
+import { rowsTemplate } from '../../server/db/query-templates';
 import { testDatabases } from '../support/databases';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,29 @@ for (const database of databases) {
       await db?.close();
       await drop?.();
       rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it("runs a many-row template with each call's rows in their own columns, whatever the row count", async () => {
+      await sql`create table template_rows (a text not null, b integer, c text not null, d text not null)`.execute(db.kysely);
+      // The Kysely types know only the app's tables: the template is typed by the rows it takes.
+      type Row = { a: string; b: number | null; c: string };
+      const insert = rowsTemplate<Row, { a: string; b: number | null }>(['a', 'b', 'c'], (k, rows) =>
+        (k as unknown as Kysely<{ template_rows: Row & { d: string } }>)
+          .insertInto('template_rows')
+          .values(rows.map((r) => ({ ...r, d: 'fixed' })))
+          .returning(['a', 'b']) as never,
+      );
+      const batch = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ a: `${tag}-${i}`, b: i % 3 === 0 ? null : i, c: `c${tag}${i}` }));
+      // More row counts than are kept compiled, then the first ones again.
+      const sizes = [3, 1, 12, 2, 5, 7, 4, 9, 6, 11, 3, 1];
+      for (const [k, n] of sizes.entries()) {
+        const rows = batch(n, `t${k}`);
+        expect(await insert(db.kysely, rows)).toEqual(rows.map((r) => ({ a: r.a, b: r.b })));
+      }
+      const stored = await sql<{ a: string; b: number | null; c: string; d: string }>`select a, b, c, d from template_rows order by a`.execute(db.kysely);
+      const expected = sizes.flatMap((n, k) => batch(n, `t${k}`).map((r) => ({ ...r, d: 'fixed' })));
+      expect(stored.rows).toEqual(expected.sort((x, y) => (x.a < y.a ? -1 : 1)));
+      await expect(insert(db.kysely, [{ a: 'x', b: 1 } as Row])).rejects.toThrow('rows template: no value for c');
     });
 
     if (database.name === 'sqlite') {
