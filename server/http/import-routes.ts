@@ -21,6 +21,7 @@ import { shareLinks } from '../services/batch-share';
 import type { ParsedBookmark } from '../services/bookmark-file';
 import { fetchFeed, readFeed } from '../services/import-feed';
 import { readImportFile } from '../services/import-file';
+import { FULL_COLLECTION_AFTER_BOOKMARKS, collectAfter } from '../full-collection';
 import { exportBookmarks } from '../services/bookmark-export';
 import { bookmarkPreviewCounter, importBookmarks, importCollector, mappedCollections } from '../services/bookmark-import';
 import { HttpError, badRequest, fileTooLarge, tooManyRequests } from '../errors';
@@ -150,6 +151,7 @@ export function registerImportRoutes(app: FastifyInstance, { db, session, config
       const collector = importCollector();
       const { flattenedFolders, fields } = await readBookmarkUpload(req, collector.add);
       const file = collector.collected(flattenedFolders);
+      if (file.items.length >= FULL_COLLECTION_AFTER_BOOKMARKS) collectAfter(reply.raw);
       const mapping = parseMapping(fields.mapping);
       const inMainFeed = parseMainFeed(fields.inMainFeed);
       const targets = await mappedCollections(db, viewer, mapping);
