@@ -16,6 +16,7 @@ import {
   sql,
 } from 'kysely';
 import type PG from 'pg';
+import { startCheckpointer } from './checkpointer';
 import type { Database } from './schema';
 
 // Loaded only when PostgreSQL is configured: an SQLite server doesn't pay its memory.
@@ -53,10 +54,21 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
-  sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-  sqlite.pragma(`journal_size_limit = ${BULK_WAL_CHECKPOINT_PAGES * 4096}`);
+  sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+  sqlite.pragma(`journal_size_limit = ${BACKSTOP_CHECKPOINT_PAGES * 4096}`);
+  // Should the thread stop on an error, this connection checkpoints as SQLite does by default.
+  const checkpointer = startCheckpointer(file, () => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_CHECKPOINT_PAGES}`);
+  });
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer.stop();
+      await kysely.destroy();
+    },
+  };
 }
 
 /**
@@ -67,14 +79,13 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
 const SQLITE_CACHE_KIB = 65_536;
 
 /**
- * SQLite copies the WAL back into the database file (a checkpoint, run by the commit that fills it,
- * with an fsync) every 1,000 pages, SQLite's default: each checkpoint holds up the request whose
- * commit runs it, so they are kept short. A bulk write (an import) raises it to 16,000 pages while it
- * runs (bulkWrites): a page its chunks write again and again (an index's) is then copied once per
- * checkpoint, not at every other chunk. The WAL file is cut back to that size after a checkpoint.
+ * The WAL is copied back into the database file by a thread of its own (server/db/checkpointer.ts).
+ * This connection's own checkpoint, run by the commit that fills the WAL to this many pages, is only
+ * a backstop should that thread fall behind; the WAL file is cut back to that size afterwards.
  */
-const WAL_CHECKPOINT_PAGES = 1_000;
-const BULK_WAL_CHECKPOINT_PAGES = 16_000;
+const BACKSTOP_CHECKPOINT_PAGES = 16_000;
+/** SQLite's default, for this connection should the checkpoint thread fail. */
+const SQLITE_CHECKPOINT_PAGES = 1_000;
 /**
  * The page cache while a bulk write runs (KiB). An import's chunks touch each index page a few
  * times and move on, so a big cache only fills with pages it won't read again: a 50,000-row import
@@ -84,28 +95,26 @@ const BULK_CACHE_KIB = 8_192;
 /** Bulk writes under way per SQLite database (an import each). */
 const bulkWriters = new WeakMap<Db, number>();
 
-/** Sets SQLite's settings for ordinary use, or for while bulk writes run. */
-async function useSettings(db: Db, bulk: boolean): Promise<void> {
-  await sql.raw(`pragma wal_autocheckpoint = ${bulk ? BULK_WAL_CHECKPOINT_PAGES : WAL_CHECKPOINT_PAGES}`).execute(db.kysely);
+/** Sets SQLite's page cache for ordinary use, or for while bulk writes run. */
+async function useCache(db: Db, bulk: boolean): Promise<void> {
   await sql.raw(`pragma cache_size = -${bulk ? BULK_CACHE_KIB : SQLITE_CACHE_KIB}`).execute(db.kysely);
 }
 
 /**
- * Runs a bulk write (SQLite: with checkpoints every BULK_WAL_CHECKPOINT_PAGES and a page cache of
- * BULK_CACHE_KIB while any runs in this process). A 50,000-row import: 6.8 -> 4.9 s (Pocket),
- * 9.1 -> 7.2 s (Raindrop.io) (bench/README.md). Reads meanwhile share the smaller cache.
+ * Runs a bulk write (SQLite: with a page cache of BULK_CACHE_KIB while any runs in this process).
+ * Reads meanwhile share the smaller cache.
  */
 export async function bulkWrites<T>(db: Db, run: () => Promise<T>): Promise<T> {
   if (db.dialect !== 'sqlite') return run();
   const writers = bulkWriters.get(db) ?? 0;
   bulkWriters.set(db, writers + 1);
-  if (writers === 0) await useSettings(db, true);
+  if (writers === 0) await useCache(db, true);
   try {
     return await run();
   } finally {
     const left = (bulkWriters.get(db) ?? 1) - 1;
     bulkWriters.set(db, left);
-    if (left === 0) await useSettings(db, false);
+    if (left === 0) await useCache(db, false);
   }
 }
 

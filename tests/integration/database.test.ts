@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, bulkWrites, openDatabase } from '../../server/db';
+import { startCheckpointer } from '../../server/db/checkpointer';
 import { rowsTemplate } from '../../server/db/query-templates';
+import SQLite from 'better-sqlite3';
 import { testDatabases } from '../support/databases';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -62,12 +64,12 @@ for (const database of databases) {
         expect(cache.rows[0]?.cache_size).toBe(-65_536);
       });
 
-      it('checkpoints every 1,000 pages with a 64 MiB cache, and every 16,000 with 8 MiB while a bulk write (an import) runs', async () => {
+      it('keeps a 64 MiB page cache, 8 MiB while a bulk write (an import) runs, and checkpoints itself only as a backstop', async () => {
         const settings = async () => ({
           pages: (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.kysely)).rows[0]?.wal_autocheckpoint,
           cacheKib: -((await sql<{ cache_size: number }>`pragma cache_size`.execute(db.kysely)).rows[0]?.cache_size ?? 0),
         });
-        const ordinary = { pages: 1_000, cacheKib: 65_536 };
+        const ordinary = { pages: 16_000, cacheKib: 65_536 };
         const bulk = { pages: 16_000, cacheKib: 8_192 };
         expect(await settings()).toEqual(ordinary);
         let release = () => {};
@@ -79,8 +81,40 @@ for (const database of databases) {
         release();
         await first;
         expect(await settings()).toEqual(ordinary);
-        // The WAL file is cut back to the bulk size after a checkpoint.
+        // The WAL file is cut back to the backstop's size after a checkpoint.
         expect((await sql<{ journal_size_limit: number }>`pragma journal_size_limit`.execute(db.kysely)).rows[0]?.journal_size_limit).toBe(16_000 * 4096);
+      });
+
+      it('copies committed writes into the database file from a thread of its own', async () => {
+        const file = 'checkpointed.db';
+        const writer = openDatabase({ dataDir, sqliteFile: file });
+        try {
+          await sql`create table notes (n integer)`.execute(writer.kysely);
+          await sql`insert into notes (n) values (1), (2), (3)`.execute(writer.kysely);
+          // Far fewer pages than the backstop: only the thread can have copied them.
+          const inFile = () => {
+            // The database file alone, without its WAL: what has been checkpointed.
+            const copy = path.join(dataDir, 'file-only.db');
+            copyFileSync(path.join(dataDir, file), copy);
+            const alone = new SQLite(copy, { readonly: true });
+            try {
+              return (alone.prepare("select count(*) as n from sqlite_schema where name = 'notes'").get() as { n: number }).n === 1
+                ? (alone.prepare('select count(*) as n from notes').get() as { n: number }).n
+                : 0;
+            } finally {
+              alone.close();
+              rmSync(copy);
+            }
+          };
+          await expect.poll(inFile, { timeout: 5_000 }).toBe(3);
+        } finally {
+          await writer.close();
+        }
+      });
+
+      it('hands checkpoints back to the connection when the thread cannot open the file', async () => {
+        const failure = await new Promise<Error>((resolve) => startCheckpointer(path.join(dataDir, 'no-such-dir', 'x.db'), resolve));
+        expect(failure.message).toMatch(/unable to open database file|directory does not exist/);
       });
 
       it("drops the per-value samples of an ANALYZE and its counts of FTS5's tables on opening, and keeps its averages", async () => {
