@@ -18,6 +18,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file);
 db.pragma('busy_timeout = 5000');
+// A checkpoint copies frames straight from the WAL: the page cache holds only the schema.
+db.pragma('cache_size = 16');
 const checkpoint = db.prepare('pragma wal_checkpoint(passive)');
 const timer = setInterval(() => checkpoint.run(), workerData.everyMs);
 parentPort.once('message', () => {

@@ -56,6 +56,17 @@ function parseMapping(raw: string | undefined): FolderMapping {
 }
 
 /**
+ * An uploaded file's bytes. Not part.toBuffer(): it keeps them on the part, which the request
+ * keeps, so a 10 MB file stayed in memory through the whole import that followed.
+ */
+async function wholeFile(stream: AsyncIterable<Buffer> & { truncated?: boolean }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  if (stream.truncated) throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
+  return Buffer.concat(chunks);
+}
+
+/**
  * Receives the multipart upload's 'file' (400 without one, 413 beyond BOOKMARKS_MAX_BYTES), then
  * reads it by its content (readImportFile), handing each bookmark to `onBookmark`; returns the
  * text fields sent with it. 400 for a file of no known format or without bookmarks.
@@ -79,7 +90,7 @@ async function readBookmarkUpload(
         part.file.resume();
         continue;
       }
-      file = await part.toBuffer();
+      file = await wholeFile(part.file);
     }
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);

@@ -64,13 +64,13 @@ for (const database of databases) {
         expect(cache.rows[0]?.cache_size).toBe(-65_536);
       });
 
-      it('keeps a 64 MiB page cache, 8 MiB while a bulk write (an import) runs, and checkpoints itself only as a backstop', async () => {
+      it('keeps a 64 MiB page cache, 2 MiB while a bulk write (an import) runs, and checkpoints itself only as a backstop', async () => {
         const settings = async () => ({
           pages: (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.kysely)).rows[0]?.wal_autocheckpoint,
           cacheKib: -((await sql<{ cache_size: number }>`pragma cache_size`.execute(db.kysely)).rows[0]?.cache_size ?? 0),
         });
         const ordinary = { pages: 16_000, cacheKib: 65_536 };
-        const bulk = { pages: 16_000, cacheKib: 8_192 };
+        const bulk = { pages: 16_000, cacheKib: 2_048 };
         expect(await settings()).toEqual(ordinary);
         let release = () => {};
         const first = bulkWrites(db, () => new Promise<void>((resolve) => (release = resolve)));
