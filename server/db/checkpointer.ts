@@ -5,10 +5,12 @@ import { Worker } from 'node:worker_threads';
  * SQLite's checkpoints (copying the WAL back into the database file, with an fsync) run in a thread
  * of their own, on a connection of its own, every CHECKPOINT_EVERY_MS. Run by the commit that filled
  * the WAL, as SQLite does by default, a checkpoint held up that request and every one queued behind
- * it: add-resource's p99 at 500 requests/s was 21-25 ms (14.9-16.8 ms... see bench/README.md), and
- * each of a 50,000-row import's nine checkpoints held the event loop for 70-110 ms. A PASSIVE
- * checkpoint never waits for the writer nor blocks it, and with nothing new in the WAL it does no
- * I/O. The thread costs ~10 MB of RSS.
+ * it: add-resource's p99 at 500 requests/s went from 21-25 to 8-17 ms with this thread, and each of
+ * a 50,000-row import's nine checkpoints held the event loop for 70-110 ms (bench/README.md, "fifth
+ * session"). A PASSIVE checkpoint never waits for the writer nor blocks it, and with nothing new in
+ * the WAL it does no I/O. The server's connection still checkpoints at its backstop (server/db/index.ts):
+ * under writes that never pause, the WAL is never wholly copied when a write begins, so only that
+ * commit's checkpoint lets it start over. The thread costs ~10 MB of RSS.
  */
 export const CHECKPOINT_EVERY_MS = 100;
 
