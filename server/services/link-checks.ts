@@ -91,7 +91,7 @@ const insertChecks = rowsTemplate<{ link_id: string; host: string; due_at: strin
  */
 export async function restartLinkCheck(trx: Q, linkId: string, url: string | null, now: Date): Promise<void> {
   await trx.deleteFrom('link_checks').where('link_id', '=', linkId).execute();
-  if (url) await trx.insertInto('link_checks').values({ link_id: linkId, host: hostOf(url), due_at: now.toISOString() }).execute();
+  if (url) await insertChecks(trx, [{ link_id: linkId, host: hostOf(url), due_at: now.toISOString() }]);
 }
 
 export interface ClaimedCheck {
