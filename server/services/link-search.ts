@@ -71,7 +71,9 @@ async function readersOf(db: Q, viewerId: string): Promise<string[]> {
 function ftsMatchOf(readers: readonly string[], parsed: ParsedSearch): string {
   const content = ftsColumns(LINK_SEARCH_COLUMNS);
   let match = ftsReaders(readers);
-  if (parsed.terms.length > 0) match += ` AND ${content}: (${parsed.terms.map(ftsTerm).join(' AND ')})`;
+  if (parsed.terms.length > 0) match = `(${match} AND ${content}: (${parsed.terms.map(ftsTerm).join(' AND ')}))`;
+  // NOT binds tighter than AND in FTS5: without the parentheses, the terms NOT the exclusions
+  // would be read through every user's documents before the readers narrowed them.
   if (parsed.excluded.length > 0) match += ` NOT ${content}: (${parsed.excluded.map(ftsTerm).join(' OR ')})`;
   return match;
 }
