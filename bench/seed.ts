@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { DEFAULT_TOPIC_NAMES, FORMATS, TOPIC_PALETTE } from '../shared/domain';
 import type { Db } from '../server/db';
+import { rowidInBlock } from '../server/db/link-rowids';
 import { LINK_COLUMNS } from '../server/services/links';
 import { topicIdFor } from '../server/services/topics';
 
@@ -164,6 +165,8 @@ interface Bulk {
   setRepostCounts(pairs: [string, number][]): Promise<void>;
   analyze(): Promise<void>;
   userIds(): Promise<Map<number, string>>;
+  /** SQLite: each seeded user's `user` rowid, whose block their links' rowids are in (server/db/link-rowids.ts); PostgreSQL: null. */
+  userRowids(): Promise<Map<number, number> | null>;
   close(): Promise<void>;
 }
 
@@ -233,6 +236,10 @@ function sqliteBulk(file: string): Bulk {
     async userIds() {
       const rows = conn.prepare('select id, email from "user"').all() as { id: string; email: string }[];
       return new Map(rows.map((r) => [emailIndex(r.email), r.id]));
+    },
+    async userRowids() {
+      const rows = conn.prepare('select rowid as r, email from "user"').all() as { r: number; email: string }[];
+      return new Map(rows.map((r) => [emailIndex(r.email), r.r]));
     },
     async close() {
       conn.close();
@@ -305,6 +312,9 @@ async function postgresBulk(url: string): Promise<Bulk> {
       const { rows } = await client.query<{ id: string; email: string }>('select id, email from "user"');
       return new Map(rows.map((r) => [emailIndex(r.email), r.id]));
     },
+    async userRowids() {
+      return null;
+    },
     async close() {
       await client.end();
     },
@@ -341,6 +351,14 @@ export async function seedLinks(
     : sqliteBulk(path.join(target.dataDir, target.sqliteFile ?? 'supercurate.db'));
   try {
     const ids = await bulk.userIds();
+    const userRowids = await bulk.userRowids();
+    const linksOf = new Uint32Array(users);
+    /** A new link's rowid in its author's block, as the server gives it (SQLite). */
+    const rowidOf = (author: number) => {
+      if (!userRowids) return [];
+      linksOf[author] = (linksOf[author] as number) + 1;
+      return [rowidInBlock(userRowids.get(author) as number, linksOf[author] as number)];
+    };
     const userId = (i: number) => {
       const id = ids.get(i);
       if (!id) throw new Error(`seeded user ${i} not found`);
@@ -448,6 +466,7 @@ export async function seedLinks(
         linkTopics += chosen.size;
 
         links.push([
+          ...rowidOf(author),
           id,
           userId(author),
           url(source),
@@ -474,7 +493,7 @@ export async function seedLinks(
         ]);
       }
       await bulk.transaction(async () => {
-        await bulk.insert('links', LINK_COLUMNS, links);
+        await bulk.insert('links', userRowids ? ['rowid', ...LINK_COLUMNS] : LINK_COLUMNS, links);
         await bulk.insert('link_topics', ['link_id', 'user_id', 'topic_id'], topicRows);
         await bulk.insert('likes', ['link_id', 'user_id', 'created_at'], likeRows);
       });

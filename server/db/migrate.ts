@@ -27,6 +27,7 @@ import * as m0023 from './migrations/0023_link_search_pending_list';
 import * as m0024 from './migrations/0024_federation';
 import * as m0025 from './migrations/0025_fediverse_people';
 import * as m0026 from './migrations/0026_link_indexes';
+import * as m0027 from './migrations/0027_link_rowids_by_author';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0024_federation': m0024,
   '0025_fediverse_people': m0025,
   '0026_link_indexes': m0026,
+  '0027_link_rowids_by_author': m0027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -22,7 +22,8 @@ import { increment } from '../db/counters';
 import type { Database } from '../db/schema';
 import { newId, now } from '../db/ids';
 import { indexNewLinks, linkRowid, reindexLinks } from '../db/link-search';
-import { rowsTemplate } from '../db/query-templates';
+import { newLinkRowids } from '../db/link-rowids';
+import { isPostgres, rowsTemplate } from '../db/query-templates';
 import type { Viewer } from '../policies/viewer';
 import type { BookmarkFolder, ParsedBookmark } from './bookmark-file';
 import { eventLoopTurns } from './event-loop-turns';
@@ -235,15 +236,19 @@ export interface ImportOptions {
 }
 
 // A chunk's inserts, compiled once (rowsTemplate): 200 rows of each, chunk after chunk.
-type NewLink = Pick<Insertable<Database['links']>, 'id' | 'user_id' | 'url' | 'title' | 'description' | 'in_main_feed' | 'likes_count' | 'created_at'>;
+type NewLink = Pick<Insertable<Database['links']>, 'id' | 'user_id' | 'url' | 'title' | 'description' | 'in_main_feed' | 'likes_count' | 'created_at'> & {
+  /** In the importer's block (newLinkRowids); SQLite only. */
+  rowid: number | null;
+};
 const insertLinks = rowsTemplate<NewLink, { id: string; rowid: number | null }>(
-  ['id', 'user_id', 'url', 'title', 'description', 'in_main_feed', 'likes_count', 'created_at'],
+  ['rowid', 'id', 'user_id', 'url', 'title', 'description', 'in_main_feed', 'likes_count', 'created_at'],
   (db, rows) =>
     db
       .insertInto('links')
       .values(
-        rows.map((r) => ({
+        rows.map(({ rowid, ...r }) => ({
           ...r,
+          ...(isPostgres(db) ? {} : { rowid }),
           thumbnail_url: null,
           link_text: DEFAULT_LINK_TEXT,
           format: null,
@@ -462,9 +467,11 @@ async function writeImport(
 
       const rowidOf = new Map<string, number | null>();
       if (newLinks.length > 0) {
+        const rowids = await newLinkRowids(trx, viewer.id, newLinks.length);
         const inserted = await insertLinks(
           trx,
           newLinks.map((p, i) => ({
+            rowid: rowids[i] as number | null,
             id: newIds[i] as string,
             user_id: viewer.id,
             url: p.url,

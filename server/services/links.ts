@@ -5,6 +5,7 @@ import type { Db } from '../db';
 import { decrement } from '../db/counters';
 import { newId, now } from '../db/ids';
 import { jsonRows, jsonRowsOf } from '../db/json-rows';
+import { rowidColumn } from '../db/link-rowids';
 import { type DocumentSource, indexNewLinks, linkRowid, reindexLinks } from '../db/link-search';
 import { isPostgres, queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
@@ -194,12 +195,13 @@ export const LINK_COLUMNS = [
  * One link row, every column given (the insert's shape never varies), for new links and reposts
  * alike; answers nothing when the user already has a repost of its original (one per user and
  * original: links_user_original, so it holds under races; the index is partial, and the conflict
- * target names its condition, as both databases require). With its rowid (SQLite), for indexNewLinks.
+ * target names its condition, as both databases require). With its rowid (SQLite), for indexNewLinks,
+ * in its author's block (server/db/link-rowids.ts).
  */
 export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string; rowid: number | null }>((db, a) =>
   db
     .insertInto('links')
-    .values(Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])) as unknown as LinkColumns)
+    .values({ ...Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])), ...rowidColumn(db, a.user_id) } as unknown as LinkColumns)
     .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).where('original_post_id', 'is not', null).doNothing())
     .returning(['id', linkRowid(db).as('rowid')]),
 );
