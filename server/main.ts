@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { setFlagsFromString } from 'node:v8';
 import type { FastifyBaseLogger } from 'fastify';
 import { authOptions } from './auth';
+import { releaseBetterAuthStorage } from './auth-storage';
 import { startWorkers } from './cluster';
 import { relaySessionChanges } from './http/session-cache';
 import { type Config, ConfigError, loadConfig } from './config';
@@ -73,6 +74,8 @@ async function serve(config: Config, db: Db) {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await server.listen({ port: config.port, host: config.host });
+  // Better Auth's start (its migrations, its context) may have enabled its storages.
+  releaseBetterAuthStorage();
   server.log.info(`Supercurate is running at ${config.publicUrl} (${db.dialect})`);
 }
 

@@ -17,6 +17,7 @@ import {
   verifyEmailQuerySchema,
 } from '../../shared/domain';
 import type { Auth } from '../auth';
+import { inBetterAuth } from '../auth-storage';
 import type { Config } from '../config';
 import { sha256 } from '../services/email-subscriptions';
 import { chosenPasswordSchema } from '../services/passwords';
@@ -164,13 +165,16 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, config, session
     if (refused) return reply.status(refused.status).send(refused.body);
     const url = new URL(`/api/auth${endpoint.path}`, config.publicUrl);
     if (endpoint.method === 'GET') for (const [key, value] of Object.entries(input)) url.searchParams.set(key, String(value));
-    const res = await auth.handler(
-      new Request(url, {
-        method: endpoint.method,
-        headers: fromNodeHeaders(req.headers),
-        body: endpoint.method === 'GET' ? undefined : JSON.stringify(input),
-      }),
-    );
+    const { res, text } = await inBetterAuth(async () => {
+      const res = await auth.handler(
+        new Request(url, {
+          method: endpoint.method,
+          headers: fromNodeHeaders(req.headers),
+          body: endpoint.method === 'GET' ? undefined : JSON.stringify(input),
+        }),
+      );
+      return { res, text: await res.text() };
+    });
     reply.status(res.status);
     res.headers.forEach((value, key) => {
       if (key !== 'set-cookie' && key !== 'content-length') reply.header(key, value);
@@ -178,7 +182,6 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, config, session
     const cookies = res.headers.getSetCookie();
     if (cookies.length > 0) reply.header('set-cookie', cookies);
     if (!res.headers.has('cache-control')) reply.header('cache-control', 'private, no-store');
-    const text = await res.text();
     if (endpoint.changesSessions && res.status < 400) await session.forgetSessions();
     // Redirects: the verification link ends on our page (with ?error=CODE when it failed).
     if (res.ok && endpoint.marksCurrentSession) {

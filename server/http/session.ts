@@ -3,6 +3,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
 import { API_TOKEN_MESSAGES, MSG } from '../../shared/domain';
 import type { Auth } from '../auth';
+import { inBetterAuth } from '../auth-storage';
 import type { Db } from '../db';
 import { apiTokenReader } from '../services/api-tokens';
 import { queryTemplate } from '../db/query-templates';
@@ -136,7 +137,7 @@ export function sessionReader({ auth, db, secret, secureCookies, hit, bearerFail
     if (expiresAt <= now) return null;
     const slidesAt = expiresAt - EXPIRES_IN_MS + UPDATE_AGE_MS;
     if (slidesAt <= now) {
-      const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+      const session = await inBetterAuth(() => auth.api.getSession({ headers: fromNodeHeaders(req.headers) }));
       return session ? { id: session.user.id, email: session.user.email, name: session.user.name } : null;
     }
     const viewer = { id: row.id, email: row.email, name: row.name };
