@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { FORMAT_IDS, type FormatId, type LinkFacts, type LinkPreview, NO_LINK_FACTS } from '../../shared/domain';
 import type { Db } from '../db';
+import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 
 /**
@@ -26,14 +27,17 @@ function previews(db: Db | Kysely<Database>): Kysely<PreviewTables> {
   return k.withTables<PreviewTables>() as unknown as Kysely<PreviewTables>;
 }
 
-/** The stored preview of a normalised URL if it has not expired. */
-export async function readCachedPreview(db: Db | Kysely<Database>, url: string, now: Date): Promise<LinkPreview | null> {
-  const row = await previews(db)
+const cachedPreview = queryTemplate<'url' | 'now', Pick<LinkPreviewsTable, 'url' | 'title' | 'description' | 'thumbnail_url' | 'facts'>>((db, a) =>
+  previews(db)
     .selectFrom('link_previews')
     .select(['url', 'title', 'description', 'thumbnail_url', 'facts'])
-    .where('url', '=', url)
-    .where('expires_at', '>', now.toISOString())
-    .executeTakeFirst();
+    .where('url', '=', a.url)
+    .where('expires_at', '>', a.now),
+);
+
+/** The stored preview of a normalised URL if it has not expired. */
+export async function readCachedPreview(db: Db | Kysely<Database>, url: string, now: Date): Promise<LinkPreview | null> {
+  const [row] = await cachedPreview('kysely' in db ? db.kysely : db, { url, now: now.toISOString() });
   if (!row) return null;
   return { url: row.url, title: row.title, description: row.description, thumbnailUrl: row.thumbnail_url, ...factsOf(row.facts) };
 }

@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import { LINK_MESSAGES, type ReadableCopyState, type ReadableCopyView, type ReadableCopySettings, readingMinutes } from '../../shared/domain';
 import { reindexLinks } from '../db/link-search';
-import { rowsTemplate } from '../db/query-templates';
+import { queryTemplate, rowsTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { notFound } from '../errors';
 import { canEditLink, linkVisibleTo } from '../policies/links';
@@ -44,9 +44,10 @@ export async function restartReadableCopy(trx: Q, userId: string, linkId: string
   await queueReadableCopies(trx, userId, [{ id: linkId, url }], nowIso);
 }
 
+const optOut = queryTemplate<'userId', { user_id: string }>((db, a) => db.selectFrom('readable_copy_opt_outs').select('user_id').where('user_id', '=', a.userId));
+
 async function optedOut(trx: Q, userId: string): Promise<boolean> {
-  const row = await trx.selectFrom('readable_copy_opt_outs').select('user_id').where('user_id', '=', userId).executeTakeFirst();
-  return row !== undefined;
+  return (await optOut(trx, { userId })).length > 0;
 }
 
 /** The columns of a kept copy, compressed. */
