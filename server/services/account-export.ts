@@ -3,6 +3,7 @@ import type { AccountExport, ExportedReadableCopy } from '../../shared/domain';
 import type { Db } from '../db';
 import { factsOfRow } from './link-facts';
 import { digestSettingsOf } from './reader-digests';
+import { optedOut } from './readable-copies';
 
 const iso = (value: string | Date) => new Date(value).toISOString();
 const flag = (value: number | boolean) => Number(value) === 1;
@@ -184,7 +185,7 @@ export async function exportAccount(db: Db, userId: string, at = new Date()): Pr
       subscribers: followers.map((s) => ({ userId: s.id, name: s.name, since: s.created_at })),
       followedCollections: followedCollections.map((c) => ({ id: c.id, title: c.title, since: c.created_at })),
       digest: digestSettingsOf(digest),
-      keepReadableCopies: !(await trx.selectFrom('readable_copy_opt_outs').select('user_id').where('user_id', '=', userId).executeTakeFirst()),
+      keepReadableCopies: !(await optedOut(trx, userId)),
     };
   });
 }

@@ -46,7 +46,8 @@ export async function restartReadableCopy(trx: Q, userId: string, linkId: string
 
 const optOut = queryTemplate<'userId', { user_id: string }>((db, a) => db.selectFrom('readable_copy_opt_outs').select('user_id').where('user_id', '=', a.userId));
 
-async function optedOut(trx: Q, userId: string): Promise<boolean> {
+/** The user turned "Keep readable copies" off. */
+export async function optedOut(trx: Q, userId: string): Promise<boolean> {
   return (await optOut(trx, { userId })).length > 0;
 }
 
