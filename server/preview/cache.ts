@@ -22,9 +22,10 @@ export interface LinkPreviewsTable {
 type PreviewTables = { link_previews: LinkPreviewsTable };
 
 /** The tables on the app's Db or on a query builder (a transaction) of it. */
+const kyselyOf = (db: Db | Kysely<Database>) => ('kysely' in db ? db.kysely : db);
+
 function previews(db: Db | Kysely<Database>): Kysely<PreviewTables> {
-  const k = 'kysely' in db ? db.kysely : db;
-  return k.withTables<PreviewTables>() as unknown as Kysely<PreviewTables>;
+  return kyselyOf(db).withTables<PreviewTables>() as unknown as Kysely<PreviewTables>;
 }
 
 const cachedPreview = queryTemplate<'url' | 'now', Pick<LinkPreviewsTable, 'url' | 'title' | 'description' | 'thumbnail_url' | 'facts'>>((db, a) =>
@@ -37,7 +38,7 @@ const cachedPreview = queryTemplate<'url' | 'now', Pick<LinkPreviewsTable, 'url'
 
 /** The stored preview of a normalised URL if it has not expired. */
 export async function readCachedPreview(db: Db | Kysely<Database>, url: string, now: Date): Promise<LinkPreview | null> {
-  const [row] = await cachedPreview('kysely' in db ? db.kysely : db, { url, now: now.toISOString() });
+  const [row] = await cachedPreview(kyselyOf(db), { url, now: now.toISOString() });
   if (!row) return null;
   return { url: row.url, title: row.title, description: row.description, thumbnailUrl: row.thumbnail_url, ...factsOf(row.facts) };
 }
