@@ -29,6 +29,7 @@ import { createExtractor } from './readable/extractor';
 import { registerPreviewRoutes } from './http/preview-routes';
 import { createPreviewService } from './preview/service';
 import { startPreviewWorker } from './services/import-previews';
+import { startNewLinkJobsWorker } from './services/new-link-jobs';
 import { createLinkFetcher, startLinkChecker } from './services/link-checks';
 import { createPageFetcher, startReadableCopyWorker } from './services/readable-copy-worker';
 import { startSearchIndexMerger } from './services/search-index-merger';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     log: server.log,
   });
   const searchMerger = startSearchIndexMerger({ db, log: server.log });
+  const newLinkJobs = startNewLinkJobsWorker({ db, log: server.log });
   // Digests of new resources and personal digests: DB-claimed jobs, safe with several server processes
   // (server/mail/digest.ts, server/mail/reader-digest.ts).
   const stopDigests = startDigestTimer({ ...mailDeps, intervalSeconds: config.digestIntervalSeconds });
@@ -130,6 +132,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     await linkChecks.stop();
     await readableCopies.stop();
     await searchMerger.stop();
+    await newLinkJobs.stop();
     await extractor.close();
     await outbox.stop();
     await mailer.close();

@@ -28,6 +28,7 @@ import * as m0024 from './migrations/0024_federation';
 import * as m0025 from './migrations/0025_fediverse_people';
 import * as m0026 from './migrations/0026_link_indexes';
 import * as m0027 from './migrations/0027_link_rowids_by_author';
+import * as m0028 from './migrations/0028_new_link_jobs';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0025_fediverse_people': m0025,
   '0026_link_indexes': m0026,
   '0027_link_rowids_by_author': m0027,
+  '0028_new_link_jobs': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

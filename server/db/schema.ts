@@ -241,6 +241,12 @@ export interface Database {
     unsubscribe_url: string | null;
     subscriber_id: string | null;
   } & OutboxColumns;
+  /** A new link whose check, readable copy and facts are still to be queued (migration 0028, server/services/new-link-jobs.ts). */
+  new_link_jobs: {
+    link_id: string;
+    /** 1: no cached preview gave the link its facts: the preview worker fetches them. */
+    needs_facts: number;
+  };
   /** A link's readable copy and, while due_at is set, the job that makes it (migration 0020). */
   link_copies: {
     link_id: string;

@@ -492,10 +492,10 @@ async function writeImport(
         if (likes.length > 0) await trx.insertInto('likes').values(likes).execute();
         liked = likes.length;
         await enqueueLinkPreviews(trx, newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url, fillTitle: p.titleFromUrl })), nowIso);
-        const linksWithUrls = newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url }));
+        const linksWithUrls = newLinks.map((p, i) => ({ id: newIds[i] as string, url: p.url, userId: viewer.id }));
         await scheduleLinkChecks(trx, linksWithUrls, new Date(nowIso), inFileOrder);
         // An import's pages wait behind links shared one by one.
-        await queueReadableCopies(trx, viewer.id, linksWithUrls, nowIso, 1);
+        await queueReadableCopies(trx, linksWithUrls, nowIso, 1);
       }
       if (members.length > 0) {
         const inserted = await insertMembers(trx, members);

@@ -23,12 +23,13 @@ import {
   membershipsOf,
   removeFromCollections,
 } from './memberships';
-import { restartLinkCheck, scheduleLinkChecks } from './link-checks';
+import { restartLinkCheck } from './link-checks';
 import type { ReadableCopy } from '../readable/extract';
 import { audienceColumns, audienceOf, followedRemotely, queueDeliveries } from './fediverse';
 import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
-import { keepExtensionCopy, queueReadableCopies, restartReadableCopy } from './readable-copies';
+import { keepExtensionCopy, restartReadableCopy } from './readable-copies';
+import { queueNewLinkJobs } from './new-link-jobs';
 import { assertOwnTopics } from './topics';
 
 type Q = Kysely<Database>;
@@ -243,9 +244,7 @@ export async function insertLink(
     ...(facts ?? NO_FACT_COLUMNS),
   };
   const [inserted] = await insertLinkRow(trx, row);
-  await scheduleLinkChecks(trx, [row], new Date(at));
-  await queueReadableCopies(trx, viewer.id, [row], at);
-  if (facts === null && url !== null) await enqueueLinkPreviews(trx, [{ id, url, fillTitle: false, factsOnly: true }], at);
+  await queueNewLinkJobs(trx, [{ id, url, needsFacts: facts === null }]);
   // A new id has no topics yet: nothing to delete first.
   const topicNames = await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
@@ -282,7 +281,7 @@ export async function createLink(db: Db, viewer: Viewer, input: CreateLink, copy
   await db.kysely.transaction().execute(async (trx) => {
     const targets = await requireEditableCollections(trx, viewer, collections);
     const { document } = await insertLink(trx, viewer, id, input);
-    const textGz = copy ? await keepExtensionCopy(trx, id, copy, now()) : null;
+    const textGz = copy ? await keepExtensionCopy(trx, { id, url: input.url ?? null, userId: viewer.id }, copy, now()) : null;
     // Locks the collections (PostgreSQL) before its duplicate check, as late as possible.
     await addToCollections(trx, id, viewer, targets, { url: input.url ?? null });
     await indexNewLinks(trx, [{ ...document, textGz, collectionIds: targets.map((t) => t.id) }]);

@@ -21,17 +21,18 @@ type Q = Kysely<Database>;
 
 const hostOf = (url: string) => new URL(url).hostname;
 
-/** Queues the copies of new links of `userId` (in the transaction that saves them), unless they opted out. */
+/** Queues a readable copy of each link with a URL, but not of those whose author turned copies off. */
 export async function queueReadableCopies(
   trx: Q,
-  userId: string,
-  links: readonly { id: string; url: string | null }[],
+  links: readonly { id: string; url: string | null; userId: string }[],
   nowIso: string,
   queue: 0 | 1 = 0,
 ): Promise<void> {
-  const rows = links.flatMap((l) => (l.url ? [{ link_id: l.id, host: hostOf(l.url), queue, due_at: nowIso }] : []));
-  if (rows.length === 0 || (await optedOut(trx, userId))) return;
-  await insertCopyJobs(trx, rows);
+  const withUrl = links.filter((l) => l.url);
+  const out = new Set<string>();
+  for (const userId of new Set(withUrl.map((l) => l.userId))) if (await optedOut(trx, userId)) out.add(userId);
+  const rows = withUrl.flatMap((l) => (l.url && !out.has(l.userId) ? [{ link_id: l.id, host: hostOf(l.url), queue, due_at: nowIso }] : []));
+  if (rows.length > 0) await insertCopyJobs(trx, rows);
 }
 
 const insertCopyJobs = rowsTemplate<{ link_id: string; host: string; queue: number; due_at: string }>(['link_id', 'host', 'queue', 'due_at'], (db, rows) =>
@@ -41,7 +42,14 @@ const insertCopyJobs = rowsTemplate<{ link_id: string; host: string; queue: numb
 /** A link's URL changed: the copy of the old page goes, and the new page is queued. */
 export async function restartReadableCopy(trx: Q, userId: string, linkId: string, url: string | null, nowIso: string): Promise<void> {
   await trx.deleteFrom('link_copies').where('link_id', '=', linkId).execute();
-  await queueReadableCopies(trx, userId, [{ id: linkId, url }], nowIso);
+  await queueReadableCopies(trx, [{ id: linkId, url, userId }], nowIso);
+}
+
+const waitingLink = queryTemplate<'linkId', { link_id: string }>((db, a) => db.selectFrom('new_link_jobs').select('link_id').where('link_id', '=', a.linkId));
+
+/** Whether a link shared a moment ago still waits for its jobs (server/services/new-link-jobs.ts): its copy is as good as queued. */
+async function waitsForJobs(db: Q, linkId: string): Promise<boolean> {
+  return (await waitingLink(db, { linkId })).length > 0;
 }
 
 const optOut = queryTemplate<'userId', { user_id: string }>((db, a) => db.selectFrom('readable_copy_opt_outs').select('user_id').where('user_id', '=', a.userId));
@@ -69,13 +77,23 @@ export function keptColumns(copy: ReadableCopy, source: 'server' | 'extension', 
 
 /**
  * Keeps the copy the extension made of what the user saw (a new link's, in the transaction that
- * saves it, which then indexes the link with its text). Nothing is kept when its author opted out
- * (no row was queued). Answers the kept text (gzip), or null.
+ * saves it, which then indexes the link with its text). Nothing is kept when its author opted out.
+ * Answers the kept text (gzip), or null.
  */
-export async function keepExtensionCopy(trx: Q, linkId: string, copy: ReadableCopy, nowIso: string): Promise<Buffer | null> {
+export async function keepExtensionCopy(
+  trx: Q,
+  link: { id: string; url: string | null; userId: string },
+  copy: ReadableCopy,
+  nowIso: string,
+): Promise<Buffer | null> {
+  if (!link.url || (await optedOut(trx, link.userId))) return null;
   const columns = keptColumns(copy, 'extension', nowIso);
-  const kept = await trx.updateTable('link_copies').set(columns).where('link_id', '=', linkId).executeTakeFirst();
-  return Number(kept.numUpdatedRows) > 0 ? columns.text_gz : null;
+  await trx
+    .insertInto('link_copies')
+    .values({ link_id: link.id, host: hostOf(link.url), ...columns })
+    .onConflict((oc) => oc.column('link_id').doUpdateSet(columns))
+    .execute();
+  return columns.text_gz;
 }
 
 /** Whether the viewer may read the link's copy: its author or an editor of a collection holding it. */
@@ -106,7 +124,8 @@ export async function readableCopyOf(db: Q, viewer: Viewer | null, linkId: strin
     .where('link_id', '=', linkId)
     .executeTakeFirst();
   const optedOutAuthor = row === undefined && (await optedOut(db, link.user_id));
-  const state: ReadableCopyState = row?.html_gz ? 'kept' : row?.due_at ? 'pending' : optedOutAuthor ? 'off' : 'unavailable';
+  const queued = row === undefined && !optedOutAuthor && link.url !== null && (await waitsForJobs(db, linkId));
+  const state: ReadableCopyState = row?.html_gz ? 'kept' : row?.due_at || queued ? 'pending' : optedOutAuthor ? 'off' : 'unavailable';
   const wordCount = row?.word_count ?? 0;
   return {
     linkId,
@@ -129,19 +148,23 @@ export async function readableCopySettings(db: Q, viewer: Viewer): Promise<Reada
   const counts = await db
     .selectFrom('links as l')
     .leftJoin('link_copies as c', 'c.link_id', 'l.id')
+    .leftJoin('new_link_jobs as n', 'n.link_id', 'l.id')
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
       eb.fn.count<number>('c.html_gz').as('kept'),
       eb.fn.count<number>('c.due_at').as('waiting'),
+      eb.fn.count<number>('n.link_id').as('queued'),
     ])
     .where('l.user_id', '=', viewer.id)
     .where('l.url', 'is not', null)
     .executeTakeFirstOrThrow();
+  const keep = !(await optedOut(db, viewer.id));
   return {
-    keep: !(await optedOut(db, viewer.id)),
+    keep,
     total: Number(counts.total),
     kept: Number(counts.kept),
-    waiting: Number(counts.waiting),
+    // Links shared a moment ago whose copies are still to be queued (server/services/new-link-jobs.ts).
+    waiting: Number(counts.waiting) + (keep ? Number(counts.queued) : 0),
   };
 }
 

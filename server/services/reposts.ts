@@ -7,8 +7,7 @@ import { reindexLinks } from '../db/link-search';
 import { conflict, forbidden, notFound } from '../errors';
 import { canRepostLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
-import { scheduleLinkChecks } from './link-checks';
-import { queueReadableCopies } from './readable-copies';
+import { queueNewLinkJobs } from './new-link-jobs';
 import { getLink, insertLinkRow } from './links';
 
 /**
@@ -47,8 +46,8 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
       updated_at: at,
     });
     if (!inserted) throw conflict(LINK_MESSAGES.alreadyReposted);
-    await scheduleLinkChecks(trx, [{ id: copyId, url: original.url }], new Date(at));
-    await queueReadableCopies(trx, viewer.id, [{ id: copyId, url: original.url }], at);
+    // The copy has the original's facts: it needs its check and readable copy only.
+    await queueNewLinkJobs(trx, [{ id: copyId, url: original.url, needsFacts: false }]);
     // The copy keeps the original's topics that the reposter has too (topics are per user).
     await trx
       .insertInto('link_topics')

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPreviewService } from '../../server/preview/service';
 import { runPreviewRound } from '../../server/services/import-previews';
+import { makeNewLinkJobs } from '../../server/services/new-link-jobs';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type ImageSite, sitePage, startImageSite } from '../support/image-site';
@@ -110,6 +111,8 @@ describeEachDatabase(
       expect(link).toMatchObject({ siteName: null, faviconUrl: null, thumbnailUrl: null });
       const previews = createPreviewService({ db: ctx.server.db, allowPrivate: true, timeoutMs: 5000, publicUrl: ctx.server.url });
       const waiting = () => ctx.server.db.kysely.selectFrom('link_preview_jobs').select('link_id').where('link_id', '=', link.id).execute();
+      // The server's worker queues a new link's jobs within a moment; here at once.
+      await makeNewLinkJobs(ctx.server.db);
       expect(await waiting()).toHaveLength(1);
       // Rounds a second apart (one request per host each), until this link's job is done.
       const start = Date.now();

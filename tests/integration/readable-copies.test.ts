@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LINK_MESSAGES, READABLE_MESSAGES, type ReadableCopySettings, type ReadableCopyView } from '../../shared/domain';
 import { createExtractor } from '../../server/readable/extractor';
 import { COPY_FAILURES, READABLE_MAX_ATTEMPTS, createPageFetcher, runReadableCopyRound } from '../../server/services/readable-copy-worker';
+import { makeNewLinkJobs } from '../../server/services/new-link-jobs';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type ImageSite, sitePage, startImageSite } from '../support/image-site';
@@ -72,6 +73,8 @@ describeEachDatabase('readable copies', (ctx) => {
       extractor,
       perMinute: 1000,
     };
+    // The server's worker queues new links' copies within a moment; here at once.
+    await makeNewLinkJobs(ctx.server.db);
     for (let round = 0; round < max; round++) {
       clock = Math.max(clock, Date.now()) + 1100;
       if ((await runReadableCopyRound(deps, new Date(clock))) === 0) return;
@@ -194,6 +197,7 @@ describeEachDatabase('readable copies', (ctx) => {
     // The deleted copy's text is no longer searched.
     expect((await author.api.search({ q: 'Chlorobium' })).items).toEqual([]);
     const second = await author.api.createLink({ url: `${site.origin}/article?v=4`, title: 'B', description: 'd' });
+    await makeNewLinkJobs(ctx.server.db);
     expect(await row(second.id)).toBeUndefined();
 
     // Back on: every link with a URL waits behind new links (the backfill's queue).
@@ -221,6 +225,7 @@ describeEachDatabase('readable copies', (ctx) => {
     await author.api.createLink({ url: `${site.origin}/article?v=6`, title: 'A', description: 'd' });
     const asked = site.hits.get('/article') ?? 0;
     const deps = { db: ctx.server.db, fetchPage: createPageFetcher({ allowPrivate: true, timeoutMs: 5000, publicUrl: ctx.server.url }), extractor, perMinute: 1000 };
+    await makeNewLinkJobs(ctx.server.db);
     clock = Math.max(clock, Date.now()) + 1100;
     const claimed = await Promise.all([runReadableCopyRound(deps, new Date(clock)), runReadableCopyRound(deps, new Date(clock))]);
     expect(claimed.sort()).toEqual([0, 1]);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DAY_MS, LINK_CHECK_HOST_SPACING_MS, type Link } from '../../shared/domain';
 import * as linkHealthMigration from '../../server/db/migrations/0016_link_health';
 import { type LinkCheckDeps, createLinkFetcher, runLinkCheckRound } from '../../server/services/link-checks';
+import { makeNewLinkJobs } from '../../server/services/new-link-jobs';
 import { failure, signedInUser } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { createCollection } from '../support/supercurations';
@@ -76,8 +77,12 @@ describeEachDatabase('link health: checks of saved links, broken links and what 
     await ctx.server.db.kysely.updateTable('link_checks').set({ due_at: far }).where('link_id', '!=', id).execute();
     await ctx.server.db.kysely.updateTable('link_checks').set({ due_at: new Date(Date.now() + ms).toISOString() }).where('link_id', '=', id).execute();
   }
-  const shareAt = async (user: Awaited<ReturnType<typeof signedInUser>>, url: string, supercurationIds?: string[]) =>
-    user.api.createLink({ url, title: `Page at ${url}`, description: 'Worth reading', ...(supercurationIds ? { supercurationIds } : {}) });
+  /** Shares a link; its check is then queued, as the server's worker does within a moment. */
+  const shareAt = async (user: Awaited<ReturnType<typeof signedInUser>>, url: string, supercurationIds?: string[]) => {
+    const link = await user.api.createLink({ url, title: `Page at ${url}`, description: 'Worth reading', ...(supercurationIds ? { supercurationIds } : {}) });
+    await makeNewLinkJobs(ctx.server.db);
+    return link;
+  };
 
   it('a page gone twice a day apart is broken: badge, count, filter and feeds; it clears when the page is back', async () => {
     const user = await signedInUser(ctx.server.url);
