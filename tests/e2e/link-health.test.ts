@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type Db, openDatabase } from '../../server/db';
 import { type LinkCheckDeps, createLinkFetcher, runLinkCheckRound } from '../../server/services/link-checks';
+import { makeNewLinkJobs } from '../../server/services/new-link-jobs';
 import { DAY_MS, LINK_HEALTH_MESSAGES, SUPERCURATION_MESSAGES, brokenLinksText } from '../../shared/domain';
 import { signedInUser } from '../support/client';
 import { testDatabases } from '../support/databases';
@@ -43,7 +44,8 @@ function useLinkChecker(e2e: E2E) {
         // A failed link is asked again exactly a day later.
         random: () => 0,
       };
-      // A new link's first check is due within the week.
+      // The server queues new links' checks within a moment; here at once. A first check is due within the week.
+      await makeNewLinkJobs(db);
       clock = Math.max(clock, Date.now()) + 8 * DAY_MS;
       clock = (await checkDue(deps, clock)) + DAY_MS + 3600_000;
       clock = await checkDue(deps, clock);
