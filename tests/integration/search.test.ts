@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import { PG_PENDING_LIST_KB, mergeSearchSegments, reindexLinks, searchSegmentsPending } from '../../server/db/link-search';
 import * as readersMigration from '../../server/db/migrations/0022_link_search_readers';
 import { foldAccents, pgFold } from '../../server/db/search';
+import { makeNewLinkJobs } from '../../server/services/new-link-jobs';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
 import { type User, createCollection, expectFailure } from '../support/supercurations';
@@ -26,6 +27,8 @@ describeEachDatabase('personal search', (ctx) => {
 
   /** The readable text of a link, as the readable-copy writer keeps it, then reindexed. */
   async function keepText(linkId: string, text: string) {
+    // The link's copy job is made first (as the server's worker does within a moment): else it could land beside this one.
+    await makeNewLinkJobs(ctx.server.db);
     await ctx.server.db.kysely.transaction().execute(async (trx) => {
       await trx.deleteFrom('link_copies').where('link_id', '=', linkId).execute();
       await trx.insertInto('link_copies').values({ link_id: linkId, host: 'example.com', text_gz: gzipSync(text) }).execute();
