@@ -36,6 +36,19 @@ const cachedPreview = queryTemplate<'url' | 'now', Pick<LinkPreviewsTable, 'url'
     .where('expires_at', '>', a.now),
 );
 
+/**
+ * A scalar subquery of a normalised URL's cached preview, for a query that reads more (Add New
+ * Resource's first read): its facts column when it has not expired ('{}' for a row without
+ * facts), else null. factsOf reads it.
+ */
+export function cachedFactsSubquery(db: Kysely<Database>, url: string, now: string) {
+  return previews(db)
+    .selectFrom('link_previews')
+    .select((eb) => eb.fn.coalesce('facts', eb.val('{}')).as('facts'))
+    .where('url', '=', url)
+    .where('expires_at', '>', now);
+}
+
 /** The stored preview of a normalised URL if it has not expired. */
 export async function readCachedPreview(db: Db | Kysely<Database>, url: string, now: Date): Promise<LinkPreview | null> {
   const [row] = await cachedPreview(kyselyOf(db), { url, now: now.toISOString() });
@@ -46,7 +59,7 @@ export async function readCachedPreview(db: Db | Kysely<Database>, url: string, 
 type StoredFacts = LinkFacts & { format: FormatId | null };
 
 /** The facts column as written by writeCachedPreview; anything else reads as none. */
-function factsOf(json: string | null): StoredFacts {
+export function factsOf(json: string | null): StoredFacts {
   let stored: Partial<Record<keyof StoredFacts, unknown>> = {};
   try {
     stored = json ? JSON.parse(json) : {};

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type LinkFacts, NO_LINK_FACTS } from '../../shared/domain';
 import type { Database } from '../db/schema';
-import { readCachedPreview } from '../preview/cache';
+import { factsOf, readCachedPreview } from '../preview/cache';
 
 /**
  * The facts a page says about itself (shared/domain LinkFacts), stored on each link to it. They come
@@ -30,6 +30,15 @@ export function factsOfRow(r: FactColumns): LinkFacts {
 /** The facts of a URL's cached preview; null when there is none (then a background job reads the page). */
 export async function cachedFacts(db: Kysely<Database>, url: string | null, now: Date): Promise<FactColumns | null> {
   if (url === null) return NO_FACT_COLUMNS;
-  const preview = await readCachedPreview(db, url.split('#')[0] as string, now);
+  const preview = await readCachedPreview(db, previewUrl(url), now);
   return preview ? factColumns(preview) : null;
+}
+
+/** The URL a link's preview is cached under: without its fragment. */
+export const previewUrl = (url: string) => url.split('#')[0] as string;
+
+/** cachedFacts from a cachedFactsSubquery read with other things (server/preview/cache.ts). */
+export function cachedFactsOf(url: string | null, facts: string | null): FactColumns | null {
+  if (url === null) return NO_FACT_COLUMNS;
+  return facts === null ? null : factColumns(factsOf(facts));
 }

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type QueryCreator, type Selectable, sql } from 'kysely';
 import { type CreateLink, LINK_MESSAGES, type Link, type UpdateLink } from '../../shared/domain';
 import { editableAmong, requireEditableCollections } from '../access/supercurations';
 import type { Db } from '../db';
@@ -26,7 +26,7 @@ import {
 import { restartLinkCheck } from './link-checks';
 import type { ReadableCopy } from '../readable/extract';
 import { audienceColumns, audienceOf, followedRemotely, queueDeliveries } from './fediverse';
-import { NO_FACT_COLUMNS, cachedFacts } from './link-facts';
+import { type FactColumns, NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, restartReadableCopy } from './readable-copies';
 import { queueNewLinkJobs } from './new-link-jobs';
@@ -199,31 +199,63 @@ export const LINK_COLUMNS = [
  * target names its condition, as both databases require). With its rowid (SQLite), for indexNewLinks,
  * in its author's block (server/db/link-rowids.ts).
  */
-export const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string; rowid: number | null }>((db, a) =>
-  db
+/** `into`: where the insert is built (a WITH's query creator), on `db`'s dialect. */
+const linkInsert = (db: Q, a: Record<keyof LinkColumns, string>, into: QueryCreator<Database> = db) =>
+  into
     .insertInto('links')
     .values({ ...Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])), ...rowidColumn(db, a.user_id) } as unknown as LinkColumns)
-    .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).where('original_post_id', 'is not', null).doNothing())
-    .returning(['id', linkRowid(db).as('rowid')]),
+    .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).where('original_post_id', 'is not', null).doNothing());
+
+const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string; rowid: number | null }>((db, a) =>
+  linkInsert(db, a).returning(['id', linkRowid(db).as('rowid')]),
 );
+
+/**
+ * insertLinkRow and its row in new_link_jobs (queueNewLinkJobs) as one statement, for PostgreSQL,
+ * where each statement is a round trip (a data-modifying WITH; SQLite has none).
+ */
+const insertLinkRowWithJobs = queryTemplate<keyof LinkColumns | 'needs_facts', { id: string; rowid: null }>((db, a) =>
+  db
+    .with('l', (d) => linkInsert(db, a, d).returning('id'))
+    .with('j', (d) =>
+      d
+        .insertInto('new_link_jobs')
+        .columns(['link_id', 'needs_facts'])
+        .expression((eb) => eb.selectFrom('l').select(['l.id', sql<number>`cast(${a.needs_facts} as integer)`.as('needs_facts')])),
+    )
+    .selectFrom('l')
+    .select(['l.id', sql<null>`null`.as('rowid')]),
+);
+
+/**
+ * A link row (insertLinkRow) and, when it was inserted, its background jobs (queueNewLinkJobs;
+ * `needsFacts`: no cached preview gave it its facts). Answers the inserted row's id and rowid.
+ */
+export async function insertLinkWithJobs(trx: Q, row: LinkColumns, needsFacts: boolean): Promise<{ id: string; rowid: number | null } | undefined> {
+  if (row.url !== null && isPostgres(trx)) return (await insertLinkRowWithJobs(trx, { ...row, needs_facts: needsFacts ? 1 : 0 }))[0];
+  const [inserted] = await insertLinkRow(trx, row);
+  if (inserted) await queueNewLinkJobs(trx, [{ id: row.id, url: row.url, needsFacts }]);
+  return inserted;
+}
 
 /**
  * Inserts a new link of the viewer's with its topics (inside the caller's transaction); answers
  * its row as stored, with the author, topics and like as linkRows reads them (a new link has no
  * likes), given the author's avatar key, so a caller can answer it without reading it back; and
  * its search document's source, which the caller indexes (indexNewLinks) with the collections it
- * adds the link to.
+ * adds the link to. `known`: what the caller has already read (the author's avatar key, the URL's
+ * cached facts as cachedFacts answers them); facts not given are read here.
  */
 export async function insertLink(
   trx: Q,
   viewer: Viewer,
   id: string,
   input: CreateLink,
-  avatarKey: string | null = null,
+  known: { avatarKey?: string | null; facts?: FactColumns | null } = {},
 ): Promise<{ row: LinkRow; document: DocumentSource }> {
   const at = now();
   const url = input.url ?? null;
-  const facts = await cachedFacts(trx, url, new Date(at));
+  const facts = known.facts !== undefined ? known.facts : await cachedFacts(trx, url, new Date(at));
   const row: LinkColumns = {
     id,
     user_id: viewer.id,
@@ -243,8 +275,7 @@ export async function insertLink(
     broken_at: null,
     ...(facts ?? NO_FACT_COLUMNS),
   };
-  const [inserted] = await insertLinkRow(trx, row);
-  await queueNewLinkJobs(trx, [{ id, url, needsFacts: facts === null }]);
+  const inserted = await insertLinkWithJobs(trx, row, facts === null);
   // A new id has no topics yet: nothing to delete first.
   const topicNames = await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
@@ -252,7 +283,7 @@ export async function insertLink(
     row: {
       ...row,
       author_name: viewer.name,
-      author_avatar_key: avatarKey,
+      author_avatar_key: known.avatarKey ?? null,
       topic_ids: input.topicIds.length > 0 ? input.topicIds.join(',') : null,
       liked: false,
     },

@@ -7,8 +7,7 @@ import { reindexLinks } from '../db/link-search';
 import { conflict, forbidden, notFound } from '../errors';
 import { canRepostLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
-import { queueNewLinkJobs } from './new-link-jobs';
-import { getLink, insertLinkRow } from './links';
+import { getLink, insertLinkWithJobs } from './links';
 
 /**
  * A repost is the viewer's own copy pointing at the original (a repost of a repost points at its
@@ -34,7 +33,8 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
     if (!original) throw notFound(LINK_MESSAGES.linkNotFound);
     if (!canRepostLink(viewer, { userId: original.user_id })) throw forbidden(LINK_MESSAGES.cannotRepostOwn);
     const at = now();
-    const [inserted] = await insertLinkRow(trx, {
+    // The copy has the original's facts: it needs its check and readable copy only.
+    const inserted = await insertLinkWithJobs(trx, {
       ...original,
       id: copyId,
       user_id: viewer.id,
@@ -44,10 +44,8 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
       reposts_count: 0,
       created_at: at,
       updated_at: at,
-    });
+    }, false);
     if (!inserted) throw conflict(LINK_MESSAGES.alreadyReposted);
-    // The copy has the original's facts: it needs its check and readable copy only.
-    await queueNewLinkJobs(trx, [{ id: copyId, url: original.url, needsFacts: false }]);
     // The copy keeps the original's topics that the reposter has too (topics are per user).
     await trx
       .insertInto('link_topics')

@@ -20,7 +20,7 @@ import {
   requireVisible,
 } from '../access/supercurations';
 import type { Db } from '../db';
-import { newId } from '../db/ids';
+import { newId, now } from '../db/ids';
 import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
@@ -32,6 +32,8 @@ import { type DocumentSource, indexNewLinks, reindexLinks } from '../db/link-sea
 import { windowStart } from './feed';
 import { getLink, insertLink, linkCards, toLinks } from './links';
 import { addToCollections, lockCollections, removeFromCollections } from './memberships';
+import { cachedFactsOf, previewUrl } from './link-facts';
+import { cachedFactsSubquery } from '../preview/cache';
 
 type Q = Kysely<Database>;
 export type ResourceListParams = z.output<typeof resourceListQuerySchema>;
@@ -175,16 +177,20 @@ export async function listResources(
 /**
  * What Add New Resource reads first, in one query: the collection's access facts (collectionAccess),
  * the viewer's avatar key (a new link's card shows it) and, with a URL (shape 'url'), the viewer's
- * own link with that URL, the original first, then the oldest.
+ * own link with that URL, the original first, then the oldest, and the URL's cached facts (a new
+ * link stores them: cachedFactsOf).
  */
-const addContext = queryTemplate<'viewer' | 'id' | 'url', AccessRow & { own_link_id: string | null; avatar_key: string | null }>(
-  (db, a, shape) =>
-    collectionAccess(db, a.viewer)
-      .where('s.id', '=', a.id)
-      .select((eb) => [
-        eb.selectFrom('profiles').select('profiles.avatar_key').where('profiles.user_id', '=', a.viewer).as('avatar_key'),
-        shape === 'url'
-          ? eb
+const addContext = queryTemplate<
+  'viewer' | 'id' | 'url' | 'page' | 'now',
+  AccessRow & { own_link_id: string | null; avatar_key: string | null; preview_facts: string | null }
+>((db, a, shape) =>
+  collectionAccess(db, a.viewer)
+    .where('s.id', '=', a.id)
+    .select((eb) => [
+      eb.selectFrom('profiles').select('profiles.avatar_key').where('profiles.user_id', '=', a.viewer).as('avatar_key'),
+      ...(shape === 'url'
+        ? [
+            eb
               .selectFrom('links')
               .select('links.id')
               .where('links.user_id', '=', a.viewer)
@@ -193,9 +199,11 @@ const addContext = queryTemplate<'viewer' | 'id' | 'url', AccessRow & { own_link
               .orderBy('links.created_at')
               .orderBy('links.id')
               .limit(1)
-              .as('own_link_id')
-          : sql<string | null>`null`.as('own_link_id'),
-      ]),
+              .as('own_link_id'),
+            cachedFactsSubquery(db, a.page, a.now).as('preview_facts'),
+          ]
+        : [sql<string | null>`null`.as('own_link_id'), sql<string | null>`null`.as('preview_facts')]),
+    ]),
 );
 
 /** A saved post of the viewer's ('Add from saved'). */
@@ -219,7 +227,7 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
   const linkId = await db.kysely.transaction().execute(async (trx) => {
     const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
     const url = input.link?.url ?? null;
-    const [context] = await addContext(trx, { viewer: viewer.id, id, url }, url ? 'url' : '');
+    const [context] = await addContext(trx, { viewer: viewer.id, id, url, page: url && previewUrl(url), now: now() }, url ? 'url' : '');
     const access = [
       editableAccess(viewer, id, context),
       ...(await requireEditableCollections(
@@ -238,7 +246,9 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
       target = own.id;
     } else if (input.link) {
       target = context?.own_link_id ?? newId();
-      const inserted = context?.own_link_id ? null : await insertLink(trx, viewer, target, input.link, context?.avatar_key ?? null);
+      const inserted = context?.own_link_id
+        ? null
+        : await insertLink(trx, viewer, target, input.link, { avatarKey: context?.avatar_key ?? null, facts: cachedFactsOf(url, context?.preview_facts ?? null) });
       await addToCollections(trx, target, viewer, access, { url });
       if (inserted) {
         newDocument = { ...inserted.document, collectionIds: access.map((a) => a.id) };

@@ -76,6 +76,11 @@ describeEachDatabase(
       // Visitors see the facts of a public link, and its icon comes through our image proxy.
       const visitor = testClient(ctx.server.url);
       expect(await visitor.api.getLink(link.id)).toMatchObject({ siteName: 'The Daily Loopback', publishedAt: '2024-03-05T09:20:30.000Z' });
+      // Added to a collection as a new resource by another curator (its URL with a fragment: the same page), it has them too.
+      const curator = await signedInUser(ctx.server.url);
+      const reading = await curator.api.createSupercuration({ title: 'Reading list' });
+      const added = await curator.api.addResource(reading.id, { link: { url: `${url}#part-2`, title: 'Part two', description: 'Worth it' } });
+      expect(added).toMatchObject({ siteName: 'The Daily Loopback', author: 'Ada Lovelace', lang: 'en', title: 'Part two' });
       const icon = await fetch(`${ctx.server.url}/api/images/proxy?url=${encodeURIComponent(`${site.origin}/touch.png`)}`);
       expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/webp']);
 
