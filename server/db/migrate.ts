@@ -29,6 +29,7 @@ import * as m0025 from './migrations/0025_fediverse_people';
 import * as m0026 from './migrations/0026_link_indexes';
 import * as m0027 from './migrations/0027_link_rowids_by_author';
 import * as m0028 from './migrations/0028_new_link_jobs';
+import * as m0029 from './migrations/0029_directory_hits';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0026_link_indexes': m0026,
   '0027_link_rowids_by_author': m0027,
   '0028_new_link_jobs': m0028,
+  '0029_directory_hits': m0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -89,8 +89,10 @@ export function pgTsquery(query: string): RawBuilder<unknown> {
   return sql`(select to_tsquery('simple'::regconfig, ${foldAccents(query)}))`;
 }
 
+/** PostgreSQL: the tsquery of a directory search: each word as a quoted prefix lexeme, 'word':* & 'other':*, folded like the document. */
+export const pgSearchQuery = (words: readonly string[]) => pgTsquery(words.map((w) => `${pgLexeme(w)}:*`).join(' & '));
+
 /** PostgreSQL: a condition on `supercurations as s` that its title and description match every word (as prefixes). */
 export function pgSearchCondition(words: readonly string[]): RawBuilder<boolean> {
-  // Each word as a quoted prefix lexeme, 'word':* & 'other':*, folded like the document.
-  return sql<boolean>`s.search_doc @@ ${pgTsquery(words.map((w) => `${pgLexeme(w)}:*`).join(' & '))}`;
+  return sql<boolean>`s.search_doc @@ ${pgSearchQuery(words)}`;
 }

@@ -13,7 +13,7 @@ import type { Db } from '../db';
 import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { ftsMatch, pgSearchCondition, searchWords } from '../db/search';
+import { ftsMatch, pgSearchCondition, pgSearchQuery, searchWords } from '../db/search';
 import type { Viewer } from '../policies/viewer';
 import { toSummaries } from '../presenters/supercurations';
 import { LIST_TAG, type Ranked, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
@@ -66,7 +66,8 @@ export const PG_SEARCH_WINDOW = 1000;
  * 1. the newest PG_SEARCH_WINDOW public collections (after the cursor), read in index order, are
  *    checked against the stored search_doc; common words fill a page here;
  * 2. otherwise hits are rare (under 2.5% of those rows): all of them come from the GIN index
- *    (sequential scans off for this one statement), then the page is sorted from them.
+ *    (directory_hits, migration 0029: sequential scans off for its query), then the page is sorted
+ *    from them.
  */
 export async function pgSearch(db: Q, words: readonly string[], q: DirectoryParams): Promise<Ranked[]> {
   const size = DIRECTORY_PAGE_SIZE;
@@ -81,15 +82,12 @@ export async function pgSearch(db: Q, words: readonly string[], q: DirectoryPara
       order by s.created_at desc, s.id desc limit ${sql.lit(PG_SEARCH_WINDOW)}
     ) w where hit and in_focus order by created_at desc, id desc limit ${sql.lit(size + 1)}`.execute(db);
   if (recent.rows.length > size) return recent.rows;
-  return db.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
-    const all = await sql<Ranked>`
-      with hits as materialized (select s.id, s.created_at, s.is_public from supercurations s where ${match})
-      select s.id, s.created_at from hits s
-      where s.is_public = 1 ${keyset} and ${focus}
-      order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}`.execute(trx);
-    return all.rows;
-  });
+  const all = await sql<Ranked>`
+    with hits as materialized (select * from directory_hits(${pgSearchQuery(words)}))
+    select s.id, s.created_at from hits s
+    where s.is_public = 1 ${keyset} and ${focus}
+    order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}`.execute(db);
+  return all.rows;
 }
 
 /**
