@@ -21,22 +21,10 @@ echo "Building the web app..."
 npm run --silent build || { echo "Build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 report=$(mktemp)
-e2e=$(mktemp)
-e2e_log=$(mktemp)
 solo=$(mktemp)
-trap 'rm -f "$report" "$e2e" "$e2e_log" "$solo"' EXIT
-# The end-to-end files (one server and one browser at a time) leave part of the 2 cores idle, so
-# they run beside the unit and integration tests rather than after them; their output follows.
-npx vitest run --project e2e --reporter=default --reporter=json --outputFile.json="$e2e" >"$e2e_log" 2>&1 &
-e2e_run=$!
-npx vitest run --project unit --project integration --reporter=default --reporter=json --outputFile.json="$report"
+trap 'rm -f "$report" "$solo"' EXIT
+npx vitest run --project unit --project integration --project e2e --reporter=default --reporter=json --outputFile.json="$report"
 status=$?
-echo "Unit and integration tests done; waiting for the end-to-end tests..."
-wait "$e2e_run"
-e2e_status=$?
-echo "---- end-to-end tests ----"
-cat "$e2e_log"
-[ "$status" = 0 ] && status=$e2e_status
 # The tests that bound a latency (or a heavy run's time), with the machine to themselves: when another run of tests goes on
 # beside this one (.ci/run's Node 24 run), they wait until it lets go of SOLO_AFTER_LOCK.
 [ -n "${SOLO_AFTER_LOCK:-}" ] && flock "$SOLO_AFTER_LOCK" true
@@ -44,5 +32,5 @@ npx vitest run --project solo --reporter=default --reporter=json --outputFile.js
 solo_status=$?
 [ "$status" = 0 ] && status=$solo_status
 
-node scripts/vitest-summary.mjs "$report" "$e2e" "$solo"
+node scripts/vitest-summary.mjs "$report" "$solo"
 exit $status
