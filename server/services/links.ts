@@ -192,13 +192,6 @@ export const LINK_COLUMNS = [
   'lang',
 ] as const satisfies readonly (keyof LinkColumns)[];
 
-/**
- * One link row, every column given (the insert's shape never varies), for new links and reposts
- * alike; answers nothing when the user already has a repost of its original (one per user and
- * original: links_user_original, so it holds under races; the index is partial, and the conflict
- * target names its condition, as both databases require). With its rowid (SQLite), for indexNewLinks,
- * in its author's block (server/db/link-rowids.ts).
- */
 /** `into`: where the insert is built (a WITH's query creator), on `db`'s dialect. */
 const linkInsert = (db: Q, a: Record<keyof LinkColumns, string>, into: QueryCreator<Database> = db) =>
   into
@@ -206,6 +199,13 @@ const linkInsert = (db: Q, a: Record<keyof LinkColumns, string>, into: QueryCrea
     .values({ ...Object.fromEntries(LINK_COLUMNS.map((c) => [c, a[c]])), ...rowidColumn(db, a.user_id) } as unknown as LinkColumns)
     .onConflict((oc) => oc.columns(['user_id', 'original_post_id']).where('original_post_id', 'is not', null).doNothing());
 
+/**
+ * One link row, every column given (the insert's shape never varies), for new links and reposts
+ * alike; answers nothing when the user already has a repost of its original (one per user and
+ * original: links_user_original, so it holds under races; the index is partial, and the conflict
+ * target names its condition, as both databases require). With its rowid (SQLite), for indexNewLinks,
+ * in its author's block (server/db/link-rowids.ts).
+ */
 const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string; rowid: number | null }>((db, a) =>
   linkInsert(db, a).returning(['id', linkRowid(db).as('rowid')]),
 );
