@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { AVATAR_MAX_BYTES, MSG } from '../shared/domain';
-import { type Auth, createAuth } from './auth';
+import { type Auth, type PasswordHashing, createAuth } from './auth';
 import { type Config, trustedOriginMatcher } from './config';
 import type { Db } from './db';
 import { registerAccountRoutes } from './http/account-routes';
@@ -63,6 +63,8 @@ export interface App {
 export interface BuildOptions {
   /** Called for every route as it is registered (Fastify's onRoute hook), e.g. to list the route table. */
   onRoute?: (route: RouteOptions) => void;
+  /** Password hashing other than Better Auth's own (the in-process test servers reuse results). */
+  password?: PasswordHashing;
 }
 
 export async function buildApp(config: Config, db: Db, options: BuildOptions = {}): Promise<App> {
@@ -82,7 +84,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     log: server.log,
     options: { pollSeconds: config.mailPollSeconds, retrySeconds: config.mailRetrySeconds, maxAttempts: config.mailMaxAttempts },
   });
-  const auth = createAuth(config, db, outbox.wake);
+  const auth = createAuth(config, db, outbox.wake, options.password);
   const limits = sharedLimits(config, db, server.log);
   const session = sessionReader({
     auth,

@@ -9,6 +9,8 @@ import { createProfile } from './services/profiles';
 import { diskStorage } from './storage/uploads';
 
 export type AuthOptions = BetterAuthOptions;
+/** How passwords are hashed and checked: Better Auth's scrypt unless given (tests/support/passwords.ts). */
+export type PasswordHashing = NonNullable<NonNullable<BetterAuthOptions['emailAndPassword']>['password']>;
 export type Auth = ReturnType<typeof createAuth>;
 
 /**
@@ -36,7 +38,7 @@ function isEmailChange(token: string): boolean {
  * `wakeOutbox` nudges this process's outbox worker after an account mail is queued; without it
  * (migrations, tests listing endpoints) the worker's poll sends it.
  */
-export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () => {}): AuthOptions {
+export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () => {}, password?: PasswordHashing): AuthOptions {
   const mail = { db, publicUrl: config.publicUrl, wakeOutbox };
   const uploads = diskStorage(config.uploadsDir);
   return {
@@ -54,6 +56,7 @@ export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () 
       sendResetPassword: ({ user, token }) => queuePasswordResetMail(mail, user.email, token),
       resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
       revokeSessionsOnPasswordReset: true,
+      ...(password ? { password } : {}),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -100,6 +103,6 @@ export function authOptions(config: Config, db: Db, wakeOutbox: () => void = () 
   };
 }
 
-export function createAuth(config: Config, db: Db, wakeOutbox?: () => void) {
-  return betterAuth(authOptions(config, db, wakeOutbox));
+export function createAuth(config: Config, db: Db, wakeOutbox?: () => void, password?: PasswordHashing) {
+  return betterAuth(authOptions(config, db, wakeOutbox, password));
 }

@@ -8,6 +8,7 @@ import { type Db, openDatabase } from '../../server/db';
 import { migrate } from '../../server/db/migrate';
 import type { TestDatabase } from './databases';
 import { freePort } from './free-port';
+import { rememberedPasswordHashing } from './passwords';
 import { type Route, routeRecorder } from './routes';
 
 export interface TestServer {
@@ -65,7 +66,7 @@ async function launch(opts: LaunchOptions): Promise<TestServer> {
   const db = openDatabase(config);
   await migrate(db, authOptions(config, db));
   const recorder = routeRecorder();
-  const { server } = await buildApp(config, db, { onRoute: recorder.onRoute });
+  const { server } = await buildApp(config, db, { onRoute: recorder.onRoute, password: rememberedPasswordHashing });
   await server.listen({ port: config.port, host: config.host });
   const stop = async () => {
     await server.close();
