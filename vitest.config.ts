@@ -14,6 +14,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/support/postgres-template.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -23,6 +24,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/support/postgres-template.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -36,6 +38,7 @@ export default defineConfig({
           // Tests that bound a latency, or a heavy run's time: alone, after the rest (scripts/test.sh).
           name: 'solo',
           include: ['tests/solo/**/*.test.ts'],
+          globalSetup: ['tests/support/postgres-template.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -105,8 +105,9 @@ for (const database of databases) {
 
     beforeAll(async () => {
       sink = await startSmtpSink();
+      // An empty database: the primary is seen running every migration.
       server = await startServerProcess(
-        database,
+        database.empty(),
         {
           WORKERS: String(WORKERS),
           // Request log lines tell which worker served a request.

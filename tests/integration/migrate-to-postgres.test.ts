@@ -185,7 +185,7 @@ describe.skipIf(!postgres)('npm run migrate:to-postgres [postgres]', () => {
   let before: unknown;
 
   const freshTarget = async () => {
-    const target = await database.create();
+    const target = await database.empty().create();
     cleanups.push(target.drop);
     return target.databaseUrl as string;
   };

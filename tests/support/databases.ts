@@ -3,56 +3,93 @@ import pg from 'pg';
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
-  /** A fresh database: a new PostgreSQL database, or undefined for a SQLite file in DATA_DIR. */
+  /**
+   * A fresh database: a new PostgreSQL database (already migrated when the run made a template), or
+   * undefined for a SQLite file in DATA_DIR.
+   */
   create(): Promise<{ databaseUrl: string | undefined; drop(): Promise<void> }>;
+  /** The same kind of database, whose create() gives one with no schema at all (for tests of a first start's migrations). */
+  empty(): TestDatabase;
 }
 
 const sqlite: TestDatabase = {
   name: 'sqlite',
   create: async () => ({ databaseUrl: undefined, drop: async () => {} }),
+  empty: () => sqlite,
 };
 
-function postgres(adminUrl: string): TestDatabase {
+/** Runs `work` with a client of the admin database. */
+async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The URL of database `name` on the server of `adminUrl`. */
+export function databaseUrlOf(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Resolves once nobody is connected to database `name`: pg's pool.end() resolves before its
+ * sockets have closed, and a database is neither dropped nor copied while it has a session.
+ */
+async function untilUnused(client: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+    if ((rows[0]?.n ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Creates database `name`, a copy of `template` if given. */
+export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  await withAdmin(adminUrl, (client) => client.query(`create database ${name}${template ? ` template ${template}` : ''}`));
+}
+
+/** Drops database `name` once its last session has gone (a forced drop would make those sessions' clients raise 57P01). */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  await withAdmin(adminUrl, async (client) => {
+    await untilUnused(client, name);
+    await client.query(`drop database if exists ${name} with (force)`);
+  });
+}
+
+/** Waits until database `name` has no session, so that it can be copied. */
+export async function releaseDatabase(adminUrl: string, name: string): Promise<void> {
+  await withAdmin(adminUrl, (client) => untilUnused(client, name));
+}
+
+/**
+ * The migrated database each test database is copied from, when the run's global setup made one
+ * (tests/support/postgres-template.ts): a copy takes a few ms, running every migration again ~0.5 s.
+ */
+export const TEMPLATE_ENV = 'SUPERCURATE_TEST_TEMPLATE_DB';
+
+function postgres(adminUrl: string, template = process.env[TEMPLATE_ENV]): TestDatabase {
   return {
     name: 'postgres',
+    empty: () => postgres(adminUrl, undefined),
     async create() {
       const name = `supercurate_test_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      try {
-        await admin.query(`create database ${name}`);
-      } finally {
-        await admin.end();
-      }
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
+      await createDatabase(adminUrl, name, template);
       return {
-        databaseUrl: url.toString(),
+        databaseUrl: databaseUrlOf(adminUrl, name),
         async drop() {
-          const client = new pg.Client({ connectionString: adminUrl });
-          await client.connect();
-          try {
-            // pg's pool.end() resolves before its sockets have closed; a forced drop would then
-            // terminate those backends and their clients would raise 57P01 as an uncaught error.
-            for (let i = 0; i < 100; i += 1) {
-              const { rows } = await client.query<{ n: number }>(
-                'select count(*)::int as n from pg_stat_activity where datname = $1',
-                [name],
-              );
-              if ((rows[0]?.n ?? 0) === 0) break;
-              await new Promise((resolve) => setTimeout(resolve, 20));
-            }
-            await client.query(`drop database if exists ${name} with (force)`);
-          } finally {
-            await client.end();
-          }
+          await dropDatabase(adminUrl, name);
         },
       };
     },
   };
 }
 
-async function reachable(url: string): Promise<boolean> {
+export async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
