@@ -72,13 +72,14 @@ export async function releaseDatabase(adminUrl: string, name: string): Promise<v
  */
 export const TEMPLATE_ENV = 'SUPERCURATE_TEST_TEMPLATE_DB';
 
-function postgres(adminUrl: string, template = process.env[TEMPLATE_ENV]): TestDatabase {
+/** `template`: the database copied for each new one; null for empty ones. */
+function postgres(adminUrl: string, template: string | null): TestDatabase {
   return {
     name: 'postgres',
-    empty: () => postgres(adminUrl, undefined),
+    empty: () => postgres(adminUrl, null),
     async create() {
       const name = `supercurate_test_${randomBytes(6).toString('hex')}`;
-      await createDatabase(adminUrl, name, template);
+      await createDatabase(adminUrl, name, template ?? undefined);
       return {
         databaseUrl: databaseUrlOf(adminUrl, name),
         async drop() {
@@ -118,5 +119,5 @@ export async function testDatabases(): Promise<TestDatabase[]> {
     console.warn(`PostgreSQL at ${url} is unreachable: running on SQLite only`);
     return [sqlite];
   }
-  return [sqlite, postgres(url)];
+  return [sqlite, postgres(url, process.env[TEMPLATE_ENV] ?? null)];
 }
