@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_OUTPUTS, SERVER_SOURCES, stale } from '../../../scripts/build-freshness.mjs';
 import { serverNodeArgs } from '../../../server/server-node-args';
 import type { TestDatabase } from '../../support/databases';
 import { freePort } from '../../support/free-port';
@@ -39,17 +40,25 @@ export interface ServerProcess {
 }
 
 /**
- * How the server is run: `server/main.ts` through tsx (sources, no build needed), `npm start`
- * (scripts/start.mjs: the built dist/server.js under its supervisor), or `dist` (the built
- * dist/server.js itself, as that supervisor runs it: its pid is the server's; needs `npm run build`).
+ * How the server is run: `dist` (the built dist/server.js itself, as npm start's supervisor runs
+ * it: its pid is the server's), or `npm start` (scripts/start.mjs: dist/server.js under its
+ * supervisor). Either way dist/server.js is first rebuilt if a source is newer (ensureServerBuild).
+ * The built file starts in a third of the CPU time that `server/main.ts` through tsx takes.
  */
-export type Launcher = 'server' | 'npm start' | 'dist';
+export type Launcher = 'npm start' | 'dist';
 
 const LAUNCH_ARGS: Record<Launcher, string[]> = {
-  server: ['--import', 'tsx', 'server/main.ts'],
   'npm start': ['scripts/start.mjs'],
   dist: serverNodeArgs('dist/server.js'),
 };
+
+/** Rebuilds dist/server.js (about a second) when it is missing or older than its sources, as `npm start` does. */
+function ensureServerBuild(): void {
+  const inRoot = (file: string) => path.join(ROOT, file);
+  if (!SERVER_OUTPUTS.some((output) => stale(inRoot(output), SERVER_SOURCES.map(inRoot)))) return;
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('could not build the server: node scripts/build-server.mjs failed');
+}
 
 /**
  * Starts the real server on a fresh database of the given kind (SQLite in DATA_DIR by default).
@@ -58,7 +67,7 @@ const LAUNCH_ARGS: Record<Launcher, string[]> = {
 export async function startServerProcess(
   database?: TestDatabase,
   extraEnv: Record<string, string> = {},
-  launcher: Launcher = 'server',
+  launcher: Launcher = 'dist',
 ): Promise<ServerProcess> {
   const web = await snapshotWebBuild();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-e2e-'));
@@ -157,6 +166,7 @@ export interface Launched {
 }
 
 export function launch(launcher: Launcher, env: NodeJS.ProcessEnv): Launched {
+  ensureServerBuild();
   const child = spawn(process.execPath, LAUNCH_ARGS[launcher], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
