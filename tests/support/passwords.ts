@@ -18,8 +18,8 @@ function remembered<T>(cache: Map<string, Promise<T>>, key: string, compute: () 
  * Better Auth's own scrypt hashing and checking, each result kept for the rest of the run. Nearly
  * every test signs up users with one password, and each scrypt costs about 70 ms of CPU: the
  * in-process test servers compute it once. Users with one password then share one salt, which no
- * test looks at; a wrong password is still checked by scrypt (docs/decisions.md, "Tests: a
- * password's scrypt once per run").
+ * test looks at; a password or a wrong guess not seen before in the run still goes through scrypt
+ * (docs/decisions.md, "Tests").
  */
 export const rememberedPasswordHashing: PasswordHashing = {
   hash: (password) => remembered(hashes, password, () => hashPassword(password)),

@@ -19,7 +19,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   // Each project of a run names this setup: the first one's template serves them all.
   if (process.env[TEMPLATE_ENV] || !adminUrl || !(await reachable(adminUrl))) return undefined;
   const name = `supercurate_template_${randomBytes(6).toString('hex')}`;
-  await createDatabase(adminUrl, name);
+  await createDatabase(adminUrl, name, null);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'supercurate-template-'));
   try {
     const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrlOf(adminUrl, name), LOG_LEVEL: 'silent' });
