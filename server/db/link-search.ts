@@ -162,17 +162,25 @@ const insertSqlite = rowsTemplate<Omit<Document, 'id' | 'readers'> & { readers: 
 
 const WEIGHTS = { title: 'A', description: 'B', topics: 'B', domain: 'C', body: 'D' } as const;
 
+/** A document's row of link_search's upsert (searchUpsert) on PostgreSQL. */
+type PostgresRow = Pick<Document, 'id' | (typeof LINK_SEARCH_COLUMNS)[number]> & { readers: string };
+
 /**
  * The columns go folded (foldAccents, as pgTsquery folds a search): in SQL, translate() looks
  * every character up in the list of folded letters: ~140 µs of a short document, 85% of an import's
  * index writes, and 125 ms of a readable copy's 200,000 characters (1 ms here).
  */
+const postgresRow = (d: Document): PostgresRow => ({
+  id: d.id,
+  ...(Object.fromEntries(LINK_SEARCH_COLUMNS.map((c) => [c, foldAccents(d[c])])) as Pick<Document, (typeof LINK_SEARCH_COLUMNS)[number]>),
+  readers: textArrayLiteral(d.readers),
+});
+
+/** A new link's row of searchUpsert (PostgreSQL), for a statement that writes it with the link. */
+export const newDocumentRow = (source: DocumentSource) => postgresRow(documentOf(source));
+
 async function writePostgres(trx: Q, docs: Document[]): Promise<void> {
-  const folded = (d: Document) => Object.fromEntries(LINK_SEARCH_COLUMNS.map((c) => [c, foldAccents(d[c])])) as Pick<Document, (typeof LINK_SEARCH_COLUMNS)[number]>;
-  await upsertPostgres(
-    trx,
-    docs.map((d) => ({ ...d, ...folded(d), readers: textArrayLiteral(d.readers) })),
-  );
+  await upsertPostgres(trx, docs.map(postgresRow));
 }
 
 /**
@@ -182,18 +190,21 @@ async function writePostgres(trx: Q, docs: Document[]): Promise<void> {
  */
 const textArrayLiteral = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
-const upsertPostgres = rowsTemplate<Omit<Document, 'rowid' | 'readers'> & { readers: string }>(['id', ...LINK_SEARCH_COLUMNS, 'readers'], (db, rows) => {
+/** The columns of a searchUpsert row, in its order. */
+export const SEARCH_ROW_COLUMNS = ['id', ...LINK_SEARCH_COLUMNS, 'readers'] as const;
+
+/** PostgreSQL: inserts or replaces these documents (rows of postgresRow). */
+export function searchUpsert(rows: readonly Record<(typeof SEARCH_ROW_COLUMNS)[number], string>[]) {
   const values = rows.map((r) => sql`(${sql.join([r.id, ...LINK_SEARCH_COLUMNS.map((c) => r[c])].map((v) => sql`${v}::text`))}, ${r.readers}::text[])`);
   const vector = (c: (typeof LINK_SEARCH_COLUMNS)[number]) => `setweight(to_tsvector('simple'::regconfig, v.${c}), '${WEIGHTS[c]}')`;
   const head = LINK_SEARCH_COLUMNS.filter((c) => c !== 'body').map(vector).join(' || ');
-  return withDb(
-    db,
-    sql`insert into link_search (link_id, head, doc, readers)
+  return sql<Record<string, unknown>>`insert into link_search (link_id, head, doc, readers)
     select v.id, h.head, h.head || ${sql.raw(vector('body'))}, v.readers
     from (values ${sql.join(values)}) as v (id, ${sql.join(LINK_SEARCH_COLUMNS.map((c) => sql.id(c)))}, readers), lateral (select ${sql.raw(head)} as head) h
-    on conflict (link_id) do update set head = excluded.head, doc = excluded.doc, readers = excluded.readers`,
-  );
-});
+    on conflict (link_id) do update set head = excluded.head, doc = excluded.doc, readers = excluded.readers`;
+}
+
+const upsertPostgres = rowsTemplate<PostgresRow>(SEARCH_ROW_COLUMNS, (db, rows) => withDb(db, searchUpsert(rows)));
 
 /**
  * Recomputes the search documents of these links from their current rows, in the caller's

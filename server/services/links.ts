@@ -159,7 +159,7 @@ async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds:
   await insertTopics(trx, linkId, authorId, topicIds);
 }
 
-async function insertTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
+export async function insertTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
   if (topicIds.length === 0) return;
   await trx
     .insertInto('link_topics')
@@ -211,10 +211,11 @@ const insertLinkRow = queryTemplate<keyof LinkColumns, { id: string; rowid: numb
 );
 
 /**
- * insertLinkRow and its row in new_link_jobs (queueNewLinkJobs) as one statement, for PostgreSQL,
- * where each statement is a round trip (a data-modifying WITH; SQLite has none).
+ * A new link's row and its row in new_link_jobs (queueNewLinkJobs) as the WITH queries `l` and `j`
+ * of one statement, for PostgreSQL, where each statement is a round trip (SQLite has no
+ * data-modifying WITH). `needs_facts`: no cached preview gave the link its facts.
  */
-const insertLinkRowWithJobs = queryTemplate<keyof LinkColumns | 'needs_facts', { id: string; rowid: null }>((db, a) =>
+export const withNewLinkRow = (db: Q, a: Record<keyof LinkColumns | 'needs_facts', string>) =>
   db
     .with('l', (d) => linkInsert(db, a, d).returning('id'))
     .with('j', (d) =>
@@ -222,9 +223,10 @@ const insertLinkRowWithJobs = queryTemplate<keyof LinkColumns | 'needs_facts', {
         .insertInto('new_link_jobs')
         .columns(['link_id', 'needs_facts'])
         .expression((eb) => eb.selectFrom('l').select(['l.id', sql<number>`cast(${a.needs_facts} as integer)`.as('needs_facts')])),
-    )
-    .selectFrom('l')
-    .select(['l.id', sql<null>`null`.as('rowid')]),
+    );
+
+const insertLinkRowWithJobs = queryTemplate<keyof LinkColumns | 'needs_facts', { id: string; rowid: null }>((db, a) =>
+  withNewLinkRow(db, a).selectFrom('l').select(['l.id', sql<null>`null`.as('rowid')]),
 );
 
 /**
@@ -238,28 +240,13 @@ export async function insertLinkWithJobs(trx: Q, row: LinkColumns, needsFacts: b
   return inserted;
 }
 
-/**
- * Inserts a new link of the viewer's with its topics (inside the caller's transaction); answers
- * its row as stored, with the author, topics and like as linkRows reads them (a new link has no
- * likes), given the author's avatar key, so a caller can answer it without reading it back; and
- * its search document's source, which the caller indexes (indexNewLinks) with the collections it
- * adds the link to. `known`: what the caller has already read (the author's avatar key, the URL's
- * cached facts as cachedFacts answers them); facts not given are read here.
- */
-export async function insertLink(
-  trx: Q,
-  viewer: Viewer,
-  id: string,
-  input: CreateLink,
-  known: { avatarKey?: string | null; facts?: FactColumns | null } = {},
-): Promise<{ row: LinkRow; document: DocumentSource }> {
+/** A new link of the viewer's: its columns, given the URL's cached facts (null: none cached). */
+export function newLinkColumns(viewer: Viewer, id: string, input: CreateLink, facts: FactColumns | null): LinkColumns {
   const at = now();
-  const url = input.url ?? null;
-  const facts = known.facts !== undefined ? known.facts : await cachedFacts(trx, url, new Date(at));
-  const row: LinkColumns = {
+  return {
     id,
     user_id: viewer.id,
-    url,
+    url: input.url ?? null,
     title: input.title,
     description: input.description,
     thumbnail_url: input.thumbnailUrl ?? null,
@@ -275,30 +262,63 @@ export async function insertLink(
     broken_at: null,
     ...(facts ?? NO_FACT_COLUMNS),
   };
-  const inserted = await insertLinkWithJobs(trx, row, facts === null);
-  // A new id has no topics yet: nothing to delete first.
-  const topicNames = await assertOwnTopics(trx, viewer.id, input.topicIds);
-  await insertTopics(trx, id, viewer.id, input.topicIds);
+}
+
+/** A new link as insertLink answers it: its row as linkRows reads it, and its search document's source. */
+export interface NewLink {
+  row: LinkRow;
+  document: DocumentSource;
+}
+
+/**
+ * A new link as written (newLinkColumns), with the author, topics and like as linkRows reads them
+ * (a new link has no likes), and its search document's source without collections.
+ */
+export function newLinkOf(row: LinkColumns, viewer: Viewer, avatarKey: string | null, topics: { ids: readonly string[]; names: readonly string[] }, rowid: number | null): NewLink {
   return {
     row: {
       ...row,
       author_name: viewer.name,
-      author_avatar_key: known.avatarKey ?? null,
-      topic_ids: input.topicIds.length > 0 ? input.topicIds.join(',') : null,
+      author_avatar_key: avatarKey,
+      topic_ids: topics.ids.length > 0 ? topics.ids.join(',') : null,
       liked: false,
     },
     document: {
-      id,
-      rowid: inserted?.rowid ?? null,
+      id: row.id,
+      rowid,
       title: row.title,
       description: row.description,
-      url,
+      url: row.url,
       userId: viewer.id,
-      topicNames,
+      topicNames: topics.names,
       collectionIds: [],
       textGz: null,
     },
   };
+}
+
+/**
+ * Inserts a new link of the viewer's with its topics (inside the caller's transaction); answers
+ * its row as stored (newLinkOf), given the author's avatar key, so a caller can answer it without
+ * reading it back; and its search document's source, which the caller indexes (indexNewLinks) with
+ * the collections it adds the link to. `known`: what the caller has already read (the author's
+ * avatar key, the URL's cached facts as cachedFacts answers them); facts not given are read here.
+ */
+export async function insertLink(
+  trx: Q,
+  viewer: Viewer,
+  id: string,
+  input: CreateLink,
+  known: { avatarKey?: string | null; facts?: FactColumns | null } = {},
+): Promise<NewLink> {
+  const url = input.url ?? null;
+  const facts = known.facts !== undefined ? known.facts : await cachedFacts(trx, url, new Date());
+  const row = newLinkColumns(viewer, id, input, facts);
+  const inserted = await insertLinkWithJobs(trx, row, facts === null);
+  // A new id has no topics yet: nothing to delete first.
+  const names = await assertOwnTopics(trx, viewer.id, input.topicIds);
+  await insertTopics(trx, id, viewer.id, input.topicIds);
+  return newLinkOf(row, viewer, known.avatarKey ?? null, { ids: input.topicIds, names }, inserted?.rowid ?? null);
 }
 
 /**

@@ -104,13 +104,13 @@ const idArgs = (a: Record<string, string>, shape: string) =>
  * links_count + 1 on the collections (id0…), answering the ids updated: on PostgreSQL this takes
  * their row locks (as lockCollections does), so it also serialises the duplicate check after it.
  */
-const countAdded = queryTemplate<string, AudienceRow>((db, a, shape) =>
+export const countAddedQuery = (db: Q, a: Record<string, string>, shape: string) =>
   db
     .updateTable('supercurations')
     .set({ links_count: increment('links_count') })
     .where('id', 'in', idArgs(a, shape))
-    .returning(audienceColumns),
-);
+    .returning(audienceColumns);
+const countAdded = queryTemplate<string, AudienceRow>(countAddedQuery);
 
 /**
  * Memberships of the link (link) in those of the collections (id0…) that have neither it nor

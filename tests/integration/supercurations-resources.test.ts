@@ -203,6 +203,28 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
     expect(new Set(urls.map((u) => u.url)).size).toBe(urls.length);
   });
 
+  it('lets one of several editors adding one new URL at once have it, and refuses the others', async () => {
+    const owner = await signedInUser(ctx.server.url);
+    const editors = [owner, ...(await Promise.all(Array.from({ length: 3 }, () => signedInUser(ctx.server.url))))];
+    const c = await createCollection(owner);
+    for (const editor of editors.slice(1)) await owner.api.addCollaborator(c.id, editor.me.id);
+    const links = await rowCount(ctx.server.db, 'links');
+    for (const round of [0, 1, 2]) {
+      const results = await Promise.allSettled(
+        editors.flatMap((editor) => [0, 1].map(() => editor.api.addResource(c.id, { link: newLink(`same-url-${round}`) }))),
+      );
+      const added = results.filter((r) => r.status === 'fulfilled');
+      expect(added).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') expect([r.reason.status, r.reason.message]).toEqual([409, M.duplicateLink]);
+      }
+    }
+    expect(await memberCount(ctx.server.db, c.id)).toBe(3);
+    expect(await linksCount(ctx.server.db, c.id)).toBe(3);
+    // A refused add writes no link.
+    expect(await rowCount(ctx.server.db, 'links')).toBe(links + 3);
+  });
+
   it('tags resources with the tags of the collection only', async () => {
     const owner = await signedInUser(ctx.server.url);
     const c = await createCollection(owner);
