@@ -23,6 +23,7 @@ import type { Db } from '../db';
 import { newId, now } from '../db/ids';
 import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { queryTemplate } from '../db/query-templates';
+import { queueByKey } from '../db/queue-by-key';
 import type { Database } from '../db/schema';
 import { badRequest, notFound, unauthorized } from '../errors';
 import { linkVisibleTo } from '../policies/links';
@@ -214,6 +215,8 @@ const ownLinkById = queryTemplate<'id' | 'user', { id: string; url: string | nul
   db.selectFrom('links').select(['id', 'url']).where('id', '=', a.id).where('user_id', '=', a.user),
 );
 
+const addsByCollection = queueByKey();
+
 /**
  * Add New Resource (SPEC §7 transaction): checks the collection, checks for a duplicate URL, adds
  * one of the viewer's saved links, or a new link — reusing the viewer's link with the same URL
@@ -228,11 +231,11 @@ const ownLinkById = queryTemplate<'id' | 'user', { id: string; url: string | nul
  * has its own likes, collections and tags, is read back after the commit.
  */
 export async function addResource(db: Db, viewer: Viewer, id: string, input: AddResource): Promise<Link> {
+  const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
+  const url = input.link?.url ?? null;
+  const inOneStatement = url !== null && collections.length === 1 && db.dialect === 'postgres';
   let created: Link | undefined;
-  const linkId = await db.kysely.transaction().execute(async (trx) => {
-    const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
-    const url = input.link?.url ?? null;
-    const inOneStatement = url !== null && collections.length === 1 && db.dialect === 'postgres';
+  const add = () => db.kysely.transaction().execute(async (trx) => {
     const shape = url === null ? '' : inOneStatement ? 'url lock' : 'url';
     const [context] = await addContext(trx, { viewer: viewer.id, id, url, page: url && previewUrl(url), now: now() }, shape);
     const collection = editableAccess(viewer, id, context);
@@ -278,6 +281,8 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
     else if (!created) await reindexLinks(trx, [target]);
     return target;
   });
+  // Adds that lock their collection's row in their first query wait here for it, not at the lock.
+  const linkId = await (inOneStatement ? addsByCollection(id, add) : add());
   return created ?? ((await getLink(db, linkId, viewer)) as Link);
 }
 
