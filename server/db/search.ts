@@ -85,14 +85,15 @@ export const pgLexeme = (word: string) => `'${word.replace(/'/g, "''").replace(/
  * documents (foldAccents, server/db/link-search.ts). A scalar subquery: PostgreSQL builds it once
  * per statement, also in a generic plan.
  */
-export function pgTsquery(query: string): RawBuilder<unknown> {
-  return sql`(select to_tsquery('simple'::regconfig, ${foldAccents(query)}))`;
-}
+export const pgTsquery = (query: string): RawBuilder<unknown> => pgTsqueryOf(foldAccents(query));
 
-/** PostgreSQL: the tsquery of a directory search: each word as a quoted prefix lexeme, 'word':* & 'other':*, folded like the document. */
-export const pgSearchQuery = (words: readonly string[]) => pgTsquery(words.map((w) => `${pgLexeme(w)}:*`).join(' & '));
+/** pgTsquery of a query already folded (pgSearchText), or of a query template's placeholder. */
+export const pgTsqueryOf = (folded: string): RawBuilder<unknown> => sql`(select to_tsquery('simple'::regconfig, ${folded}))`;
 
-/** PostgreSQL: a condition on `supercurations as s` that its title and description match every word (as prefixes). */
-export function pgSearchCondition(words: readonly string[]): RawBuilder<boolean> {
-  return sql<boolean>`s.search_doc @@ ${pgSearchQuery(words)}`;
+/** A directory search's tsquery text: each word as a quoted prefix lexeme, 'word':* & 'other':*, folded like the document. */
+export const pgSearchText = (words: readonly string[]) => foldAccents(words.map((w) => `${pgLexeme(w)}:*`).join(' & '));
+
+/** PostgreSQL: a condition on `supercurations as s` that its title and description match a directory search (pgSearchText). */
+export function pgSearchCondition(searchText: string): RawBuilder<boolean> {
+  return sql<boolean>`s.search_doc @@ ${pgTsqueryOf(searchText)}`;
 }

@@ -13,10 +13,10 @@ import type { Db } from '../db';
 import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
-import { ftsMatch, pgSearchCondition, pgSearchQuery, searchWords } from '../db/search';
+import { ftsMatch, pgSearchCondition, pgSearchText, pgTsqueryOf, searchWords } from '../db/search';
 import type { Viewer } from '../policies/viewer';
 import { toSummaries } from '../presenters/supercurations';
-import { LIST_TAG, type Ranked, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
+import { LIST_TAG, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
 
 type Q = Kysely<Database>;
 export type DirectoryParams = z.output<typeof directoryQuerySchema>;
@@ -37,16 +37,15 @@ function inFocus(focus: FocusCategory) {
  */
 export async function directory(db: Db, viewer: Viewer | null, q: DirectoryParams): Promise<Page<SupercurationSummary>> {
   const size = DIRECTORY_PAGE_SIZE;
-  let rows: Ranked[];
   if (q.q) {
     const words = searchWords(q.q);
     if (words.length === 0) return { items: [], hasMore: false, nextCursor: null };
     if (db.dialect === 'sqlite') return sqliteSearch(db.kysely, viewer, words, q);
-    rows = await pgSearch(db.kysely, words, q);
-  } else {
-    rows = await directoryQuery(db.kysely, q).execute();
+    const rows = await pgSearch(db.kysely, viewer, words, q);
+    const { ids, hasMore, nextCursor } = pageOf(rows, size);
+    return { items: toSummaries(ids, viewer), hasMore, nextCursor };
   }
-  const { ids, hasMore, nextCursor } = pageOf(rows, size);
+  const { ids, hasMore, nextCursor } = pageOf(await directoryQuery(db.kysely, q).execute(), size);
   return { items: await summariesOf(db.kysely, ids.map((r) => r.id), viewer), hasMore, nextCursor };
 }
 
@@ -63,31 +62,47 @@ export const PG_SEARCH_WINDOW = 1000;
 /**
  * PostgreSQL search, newest first, in two bounded steps (a planner left alone guesses the number of
  * hits of a prefix query badly, and with LIMIT may walk every row):
- * 1. the newest PG_SEARCH_WINDOW public collections (after the cursor), read in index order, are
- *    checked against the stored search_doc; common words fill a page here;
- * 2. otherwise hits are rare (under 2.5% of those rows): all of them come from the GIN index
- *    (directory_hits, migration 0029: sequential scans off for its query), then the page is sorted
- *    from them.
+ * 1. `recent`: the newest PG_SEARCH_WINDOW public collections (after the cursor), read in index
+ *    order, are checked against the stored search_doc; common words fill a page here;
+ * 2. `rare`, only when they did not: hits are rare (under 2.5% of those rows), and all of them come
+ *    from the GIN index (directory_hits, migration 0029: sequential scans off for its query), then
+ *    the page is sorted from them. Its one-time filter keeps the function from running at all
+ *    after a full first step.
+ * One statement with the page's summary rows (one more than a page): each statement is a round
+ * trip (docs/decisions.md). The shape is the focus category and whether there is a cursor.
  */
-export async function pgSearch(db: Q, words: readonly string[], q: DirectoryParams): Promise<Ranked[]> {
+const pgSearchPage = queryTemplate<'viewer' | 'tsquery' | 'after0' | 'after1', SummaryRow>((db, a, shape) => {
+  const [focusKey, page] = shape.split(' ');
   const size = DIRECTORY_PAGE_SIZE;
-  const match = pgSearchCondition(words);
+  const match = pgSearchCondition(a.tsquery);
+  const keyset = page === 'after' ? sql`and ${keysetAfter(['s.created_at', 's.id'], 'desc', [a.after0, a.after1])}` : sql``;
+  const focus = focusKey ? inFocus(focusKey as FocusCategory) : sql<boolean>`true`;
+  const ids = sql`with recent as materialized (
+      select id from (
+        select s.id, s.created_at, ${match} as hit, ${focus} as in_focus
+        from supercurations s where s.is_public = 1 ${keyset}
+        order by s.created_at desc, s.id desc limit ${sql.lit(PG_SEARCH_WINDOW)}
+      ) w where hit and in_focus order by created_at desc, id desc limit ${sql.lit(size + 1)}
+    ), rare as materialized (
+      select s.id from (select * from directory_hits(${pgTsqueryOf(a.tsquery)}) where (select count(*) from recent) <= ${sql.lit(size)}) s
+      where s.is_public = 1 ${keyset} and ${focus}
+      order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}
+    )
+    select id from recent where (select count(*) from recent) > ${sql.lit(size)}
+    union all select id from rare`;
+  return summaryRows(db, a.viewer)
+    .where(sql<boolean>`s.id in (${ids})`)
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.id', 'desc');
+});
+
+export function pgSearch(db: Q, viewer: Viewer | null, words: readonly string[], q: DirectoryParams): Promise<SummaryRow[]> {
   const after = q.cursor ? decodeKeyset(LIST_TAG, ['string', 'string'], q.cursor) : null;
-  const keyset = after ? sql`and ${keysetAfter(['s.created_at', 's.id'], 'desc', after)}` : sql``;
-  const focus = q.focus ? inFocus(q.focus) : sql<boolean>`true`;
-  const recent = await sql<Ranked & { hit: boolean; in_focus: boolean }>`
-    select id, created_at from (
-      select s.id, s.created_at, ${match} as hit, ${focus} as in_focus
-      from supercurations s where s.is_public = 1 ${keyset}
-      order by s.created_at desc, s.id desc limit ${sql.lit(PG_SEARCH_WINDOW)}
-    ) w where hit and in_focus order by created_at desc, id desc limit ${sql.lit(size + 1)}`.execute(db);
-  if (recent.rows.length > size) return recent.rows;
-  const all = await sql<Ranked>`
-    with hits as materialized (select * from directory_hits(${pgSearchQuery(words)}))
-    select s.id, s.created_at from hits s
-    where s.is_public = 1 ${keyset} and ${focus}
-    order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}`.execute(db);
-  return all.rows;
+  return pgSearchPage(
+    db,
+    { viewer: viewer?.id ?? '', tsquery: pgSearchText(words), after0: after?.[0] ?? '', after1: after?.[1] ?? '' },
+    `${q.focus ?? ''} ${after ? 'after' : 'first'}`,
+  );
 }
 
 /**

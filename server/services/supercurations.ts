@@ -161,8 +161,8 @@ export interface Ranked {
   created_at: string;
 }
 
-/** A page of ids newest first, from rows sorted newest first, one more than a page. */
-export function pageOf(rows: Ranked[], size: number) {
+/** A page of rows newest first, from rows sorted newest first, one more than a page. */
+export function pageOf<R extends Ranked>(rows: R[], size: number) {
   const hasMore = rows.length > size;
   const ids = rows.slice(0, size);
   const last = ids[ids.length - 1];

@@ -4,7 +4,7 @@ import { FEED_PAGE_SIZE, LINK_MESSAGES, type Link, SUPERCURATION_MESSAGES as M }
 import type { Db } from '../../server/db';
 import { insertMembersQuery } from '../../server/services/memberships';
 import { resourceQuery } from '../../server/services/resources';
-import { pgSearchCondition } from '../../server/db/search';
+import { pgSearchCondition, pgSearchText } from '../../server/db/search';
 import { directoryQuery, sqliteSearchQuery } from '../../server/services/directory';
 import { signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -362,7 +362,7 @@ describeEachDatabase('supercurations: resources and membership', (ctx) => {
       // then only an index can find the words: it is the GIN index on search_doc.
       const { rows } = await sql<{ proconfig: string[] }>`select proconfig from pg_proc where proname = 'directory_hits'`.execute(db.kysely);
       expect(rows).toEqual([{ proconfig: ['enable_seqscan=off'] }]);
-      const match = pgSearchCondition(['growth', 'ideas']);
+      const match = pgSearchCondition(pgSearchText(['growth', 'ideas']));
       const compiled = sql`select s.id from supercurations s where ${match}`.compile(db.kysely);
       const plan = await explain(db, compiled, true);
       expect(plan, plan).toMatch(/Bitmap Index Scan on supercurations_search/);
