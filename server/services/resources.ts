@@ -27,6 +27,7 @@ import { queueByKey } from '../db/queue-by-key';
 import type { Database } from '../db/schema';
 import { badRequest, notFound, unauthorized } from '../errors';
 import { linkVisibleTo } from '../policies/links';
+import { supercurationVisibleTo } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { linkOf } from '../presenters/links';
 import { type DocumentSource, indexNewLinks, reindexLinks } from '../db/link-search';
@@ -98,6 +99,8 @@ function resourcePage(db: Q, viewerId: string | null, id: string, f: ResourceFil
   if (f.since) query = query.where('sl.created_at', '>=', f.since);
   if (f.format) query = query.where('links.format', '=', f.format);
   if (f.broken) query = query.where('links.broken_at', 'is not', null);
+  // The collection's own visibility (requireVisible's rule): a page with rows needs no check of its own.
+  else query = query.where((eb) => eb.exists(eb.selectFrom('supercurations as rs').select('rs.id').where('rs.id', '=', id).where(supercurationVisibleTo(viewerId ?? '', 'rs'))));
   const tag = f.tag;
   if (tag) {
     query = query.where((eb) =>
@@ -161,10 +164,13 @@ export async function listResources(
   id: string,
   q: ResourceListParams,
 ): Promise<Page<Link>> {
-  if (!q.broken) await requireVisible(db.kysely, viewer, id);
-  else if (viewer) await requireEditable(db.kysely, viewer, id);
-  else throw unauthorized(MSG.notAuthenticated);
+  if (q.broken) {
+    if (!viewer) throw unauthorized(MSG.notAuthenticated);
+    await requireEditable(db.kysely, viewer, id);
+  }
   const rows = await pageOfResources(db.kysely, viewer?.id ?? null, id, resourceFilter(q, Date.now()));
+  // Rows only come from a collection the viewer may see (resourcePage); no rows: 404, or none yet.
+  if (rows.length === 0 && !q.broken) await requireVisible(db.kysely, viewer, id);
   const hasMore = rows.length > FEED_PAGE_SIZE;
   const items = rows.slice(0, FEED_PAGE_SIZE);
   const last = items[items.length - 1];
