@@ -53,6 +53,9 @@ export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.d
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Savepoints' sub-journals (group commit: server/db/group-commit.ts) and temporary tables in
+  // memory: a sub-journal over 64 KiB went to a temporary file for the rest of its transaction.
+  sqlite.pragma('temp_store = memory');
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   sqlite.pragma(`journal_size_limit = ${BACKSTOP_CHECKPOINT_PAGES * 4096}`);

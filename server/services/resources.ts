@@ -23,6 +23,7 @@ import type { Db } from '../db';
 import { newId, now } from '../db/ids';
 import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { queryTemplate } from '../db/query-templates';
+import { groupCommit } from '../db/group-commit';
 import { queueByKey } from '../db/queue-by-key';
 import type { Database } from '../db/schema';
 import { badRequest, notFound, unauthorized } from '../errors';
@@ -222,6 +223,7 @@ const ownLinkById = queryTemplate<'id' | 'user', { id: string; url: string | nul
 );
 
 const addsByCollection = queueByKey();
+const addsTogether = groupCommit<Database>();
 
 /**
  * Add New Resource (SPEC §7 transaction): checks the collection, checks for a duplicate URL, adds
@@ -232,7 +234,8 @@ const addsByCollection = queueByKey();
  * while the link is read or written; addToCollections' counter update takes the lock), since
  * every writer of a collection queues on that lock; except for a new link to one collection, the
  * common case, which takes four round trips (insertNewResource) where it took seven, and locks its
- * collection in the first query. A new link is answered from what was just written (its row, its
+ * collection in the first query. On SQLite, adds that arrive together share one transaction and
+ * its commit, each in a savepoint (groupCommit). A new link is answered from what was just written (its row, its
  * collections' access rows: a new link has no likes and no tags); a saved or reused link, which
  * has its own likes, collections and tags, is read back after the commit.
  */
@@ -241,7 +244,7 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
   const url = input.link?.url ?? null;
   const inOneStatement = url !== null && collections.length === 1 && db.dialect === 'postgres';
   let created: Link | undefined;
-  const add = () => db.kysely.transaction().execute(async (trx) => {
+  const add = async (trx: Q) => {
     const shape = url === null ? '' : inOneStatement ? 'url lock' : 'url';
     const [context] = await addContext(trx, { viewer: viewer.id, id, url, page: url && previewUrl(url), now: now() }, shape);
     const collection = editableAccess(viewer, id, context);
@@ -286,9 +289,13 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
     // A new link's document went in with it (insertNewResource); a saved or reused link's is recomputed.
     else if (!created) await reindexLinks(trx, [target]);
     return target;
-  });
-  // Adds that lock their collection's row in their first query wait here for it, not at the lock.
-  const linkId = await (inOneStatement ? addsByCollection(id, add) : add());
+  };
+  const linkId = await (db.dialect === 'sqlite'
+    ? addsTogether(db.kysely, add)
+    : // Adds that lock their collection's row in their first query wait here for it, not at the lock.
+      inOneStatement
+      ? addsByCollection(id, () => db.kysely.transaction().execute(add))
+      : db.kysely.transaction().execute(add));
   return created ?? ((await getLink(db, linkId, viewer)) as Link);
 }
 
