@@ -49,6 +49,24 @@ describe('group commit [sqlite]', () => {
     expect(committed()).toEqual([1, 2, 4, 5]);
   });
 
+  it("keeps the full-text index of the writes that commit when one rolls back after indexing (FTS5's savepoints)", async () => {
+    await sql`create virtual table grouped_search using fts5(body)`.execute(k);
+    const search = (word: string) => (other.prepare('select rowid from grouped_search where grouped_search match ? order by rowid').all(word) as { rowid: number }[]).map((r) => r.rowid);
+    const index = (n: number) =>
+      together(k, async (trx) => {
+        await sql`insert into grouped_search (rowid, body) values (${n}, ${`shared word${n}`})`.execute(trx);
+        if (n === 2) throw new Error('write 2 fails after indexing');
+        return n;
+      });
+    const outcomes = await Promise.allSettled([1, 2, 3].map(index));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(search('shared')).toEqual([1, 3]);
+    expect(search('word2')).toEqual([]);
+    expect(other.prepare("select count(*) as n from grouped_search where grouped_search match 'word1 OR word3'").get()).toEqual({ n: 2 });
+    // FTS5's own check of its index against its content: throws when they disagree.
+    await sql`insert into grouped_search (grouped_search) values ('integrity-check')`.execute(k);
+  });
+
   it('commits more writes than one transaction takes, each once, in the order they came', async () => {
     await sql`delete from grouped`.execute(k);
     const count = GROUP_COMMIT_MAX * 2 + 5;
