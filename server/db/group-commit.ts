@@ -64,8 +64,9 @@ export function groupCommit<DB>() {
       const queue = queues.get(db);
       if (queue) queue.push(waiting);
       else {
-        queues.set(db, [waiting]);
-        void drain(db, queues.get(db) as Waiting<DB>[]);
+        const started = [waiting];
+        queues.set(db, started);
+        void drain(db, started);
       }
     });
   };

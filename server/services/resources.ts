@@ -235,9 +235,9 @@ const addsTogether = groupCommit<Database>();
  * every writer of a collection queues on that lock; except for a new link to one collection, the
  * common case, which takes four round trips (insertNewResource) where it took seven, and locks its
  * collection in the first query. On SQLite, adds that arrive together share one transaction and
- * its commit, each in a savepoint (groupCommit). A new link is answered from what was just written (its row, its
- * collections' access rows: a new link has no likes and no tags); a saved or reused link, which
- * has its own likes, collections and tags, is read back after the commit.
+ * its commit, each in a savepoint (groupCommit). A new link is answered from what was just
+ * written (its row, its collections' access rows: a new link has no likes and no tags); a saved or
+ * reused link, which has its own likes, collections and tags, is read back after the commit.
  */
 export async function addResource(db: Db, viewer: Viewer, id: string, input: AddResource): Promise<Link> {
   const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];
@@ -290,12 +290,10 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
     else if (!created) await reindexLinks(trx, [target]);
     return target;
   };
-  const linkId = await (db.dialect === 'sqlite'
-    ? addsTogether(db.kysely, add)
-    : // Adds that lock their collection's row in their first query wait here for it, not at the lock.
-      inOneStatement
-      ? addsByCollection(id, () => db.kysely.transaction().execute(add))
-      : db.kysely.transaction().execute(add));
+  const alone = () => db.kysely.transaction().execute(add);
+  // Adds that lock their collection's row in their first query wait here for it, not at the lock.
+  const onPostgres = () => (inOneStatement ? addsByCollection(id, alone) : alone());
+  const linkId = await (db.dialect === 'sqlite' ? addsTogether(db.kysely, add) : onPostgres());
   return created ?? ((await getLink(db, linkId, viewer)) as Link);
 }
 
