@@ -13,11 +13,13 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
+  type SqliteStatement,
   sql,
 } from 'kysely';
 import type PG from 'pg';
 import { startCheckpointer } from './checkpointer';
 import type { Database } from './schema';
+import { withFastRows } from './sqlite-rows';
 
 // Loaded only when PostgreSQL is configured: an SQLite server doesn't pay its memory.
 const loadPg = () => createRequire(import.meta.url)('pg') as typeof PG;
@@ -184,7 +186,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * statements. Safe because Kysely runs each statement to completion synchronously (no streaming).
  */
 function withStatementCache(sqlite: SQLite.Database) {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
@@ -192,7 +194,7 @@ function withStatementCache(sqlite: SQLite.Database) {
       if (statement) {
         cache.delete(sql);
       } else {
-        statement = sqlite.prepare(sql);
+        statement = withFastRows(sqlite.prepare(sql));
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
       }
       cache.set(sql, statement);
