@@ -16,7 +16,7 @@ import type { Database } from '../db/schema';
 import { ftsMatch, pgSearchCondition, pgSearchText, pgTsqueryOf, searchWords } from '../db/search';
 import type { Viewer } from '../policies/viewer';
 import { toSummaries } from '../presenters/supercurations';
-import { LIST_TAG, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
+import { LIST_TAG, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows, viewerOfShape, viewerShape } from './supercurations';
 
 type Q = Kysely<Database>;
 export type DirectoryParams = z.output<typeof directoryQuerySchema>;
@@ -69,10 +69,10 @@ export const PG_SEARCH_WINDOW = 1000;
  *    the page is sorted from them. Its one-time filter keeps the function from running at all
  *    after a full first step.
  * One statement with the page's summary rows (one more than a page): each statement is a round
- * trip (docs/decisions.md). The shape is the focus category and whether there is a cursor.
+ * trip (docs/decisions.md). The shape is the focus category, whether there is a cursor and viewerShape.
  */
 const pgSearchPage = queryTemplate<'viewer' | 'tsquery' | 'after0' | 'after1', SummaryRow>((db, a, shape) => {
-  const [focusKey, page] = shape.split(' ');
+  const [focusKey, page, who = ''] = shape.split(' ');
   const size = DIRECTORY_PAGE_SIZE;
   const match = pgSearchCondition(a.tsquery);
   const keyset = page === 'after' ? sql`and ${keysetAfter(['s.created_at', 's.id'], 'desc', [a.after0, a.after1])}` : sql``;
@@ -90,7 +90,7 @@ const pgSearchPage = queryTemplate<'viewer' | 'tsquery' | 'after0' | 'after1', S
     )
     select id from recent where (select count(*) from recent) > ${sql.lit(size)}
     union all select id from rare`;
-  return summaryRows(db, a.viewer)
+  return summaryRows(db, viewerOfShape(who, a.viewer))
     .where(sql<boolean>`s.id in (${ids})`)
     .orderBy('s.created_at', 'desc')
     .orderBy('s.id', 'desc');
@@ -101,7 +101,7 @@ export function pgSearch(db: Q, viewer: Viewer | null, words: readonly string[],
   return pgSearchPage(
     db,
     { viewer: viewer?.id ?? '', tsquery: pgSearchText(words), after0: after?.[0] ?? '', after1: after?.[1] ?? '' },
-    `${q.focus ?? ''} ${after ? 'after' : 'first'}`,
+    `${q.focus ?? ''} ${after ? 'after' : 'first'} ${viewerShape(viewer)}`,
   );
 }
 
@@ -122,7 +122,7 @@ async function sqliteSearch(
   const rows = await sqliteSearchPage(
     db,
     { viewer: viewer?.id ?? '', match: ftsMatch(words), after },
-    `${q.focus ?? ''} ${after === undefined ? 'first' : 'after'}`,
+    `${q.focus ?? ''} ${after === undefined ? 'first' : 'after'} ${viewerShape(viewer)}`,
   );
   const hasMore = rows.length > size;
   const hits = rows.slice(0, size);
@@ -134,11 +134,17 @@ async function sqliteSearch(
   };
 }
 
-/** The rowids (r) of one page of search hits, one more than a page, newest first. */
+/**
+ * The rowids (r) of one page of search hits, one more than a page, newest first. Only public
+ * collections are indexed (migration 0004's triggers): the collections table is read here only for
+ * a focus; the page's query (sqliteSearchPage) reads each hit's row anyway.
+ */
 function sqliteSearchSql(match: string, focus: FocusCategory | undefined, after: unknown, size: number) {
-  return sql<{ id: string; r: number }>`select s.id, supercurations_search.rowid as r
-    from supercurations_search cross join supercurations s on s.rowid = supercurations_search.rowid
-    where supercurations_search match ${match} and s.is_public = 1
+  const from = focus
+    ? sql`supercurations_search cross join supercurations s on s.rowid = supercurations_search.rowid`
+    : sql`supercurations_search`;
+  return sql<{ r: number }>`select supercurations_search.rowid as r from ${from}
+    where supercurations_search match ${match}
     ${after === undefined ? sql`` : sql`and supercurations_search.rowid < ${after}`}
     ${focus ? sql`and ${inFocus(focus)}` : sql``}
     order by supercurations_search.rowid desc limit ${sql.lit(size + 1)}`;
@@ -149,17 +155,19 @@ export function sqliteSearchQuery(words: readonly string[], focus: FocusCategory
   return sqliteSearchSql(ftsMatch(words), focus, after, size);
 }
 
-/** A search page's summary rows; the shape is the focus category and whether there is a cursor. */
+/** A search page's summary rows; the shape is the focus category, whether there is a cursor and viewerShape. */
 const sqliteSearchPage = queryTemplate<'viewer' | 'match' | 'after', SummaryRow & { r: number }>((db, a, shape) => {
-  const [focus, page] = shape.split(' ');
+  const [focus, page, who = ''] = shape.split(' ');
   const hits = sqliteSearchSql(
     a.match,
     (focus || undefined) as FocusCategory | undefined,
     page === 'after' ? a.after : undefined,
     DIRECTORY_PAGE_SIZE,
   );
-  return summaryRows(db, a.viewer)
+  return summaryRows(db, viewerOfShape(who, a.viewer))
     .select(sql<number>`s.rowid`.as('r'))
     .where(sql<boolean>`s.rowid in (select r from (${hits}))`)
+    // What the index holds is public already; checked again where it costs nothing (the row is read).
+    .where('s.is_public', '=', 1)
     .orderBy(sql`s.rowid`, 'desc');
 });

@@ -46,7 +46,7 @@ const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN')
 
 /**
  * Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them
- * and follows them.
+ * and follows them; for a visitor (no viewer) both are null without a lookup.
  * The owner's name and avatar are scalar subqueries (a primary-key lookup per row), not joins:
  * PostgreSQL joined a page of 24 by hashing the whole user and profiles tables (~2 ms a page with
  * 2,000 users, growing with them).
@@ -54,12 +54,6 @@ const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN')
 export function summaryRows(db: Q, viewerId: string | null) {
   return db
     .selectFrom('supercurations as s')
-    .leftJoin('collaborators as vc', (join) =>
-      join.onRef('vc.supercuration_id', '=', 's.id').on('vc.user_id', '=', viewerId ?? ''),
-    )
-    .leftJoin('supercuration_followers as vf', (join) =>
-      join.onRef('vf.supercuration_id', '=', 's.id').on('vf.user_id', '=', viewerId ?? ''),
-    )
     .select([
       's.id',
       's.user_id',
@@ -79,10 +73,24 @@ export function summaryRows(db: Q, viewerId: string | null) {
     .select((eb) => [
       eb.selectFrom('user as u').select('u.name').whereRef('u.id', '=', 's.user_id').as('owner_name'),
       eb.selectFrom('profiles as p').select('p.avatar_key').whereRef('p.user_id', '=', 's.user_id').as('owner_avatar_key'),
-      'vc.user_id as collaborator_id',
-      'vf.user_id as follower_id',
+      viewerId === null
+        ? sql<string | null>`null`.as('collaborator_id')
+        : eb.selectFrom('collaborators as vc').select('vc.user_id').whereRef('vc.supercuration_id', '=', 's.id').where('vc.user_id', '=', viewerId).as('collaborator_id'),
+      viewerId === null
+        ? sql<string | null>`null`.as('follower_id')
+        : eb
+            .selectFrom('supercuration_followers as vf')
+            .select('vf.user_id')
+            .whereRef('vf.supercuration_id', '=', 's.id')
+            .where('vf.user_id', '=', viewerId)
+            .as('follower_id'),
     ]);
 }
+
+/** The part of a summary template's shape that says whether there is a viewer (see summaryRows). */
+export const viewerShape = (viewer: Viewer | null) => (viewer ? 'viewer' : 'visitor');
+/** The viewer id a summary template's build passes to summaryRows: its placeholder, or null for a visitor. */
+export const viewerOfShape = (shape: string, placeholder: string) => (shape === 'visitor' ? null : placeholder);
 export type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
 
 /**
@@ -117,14 +125,16 @@ function detailRows(db: Q, viewerId: string | null) {
 }
 export type DetailRow = Awaited<ReturnType<ReturnType<typeof detailRows>['executeTakeFirstOrThrow']>>;
 
-const detailById = queryTemplate<'viewer' | 'id', DetailRow>((db, a) => detailRows(db, a.viewer).where('s.id', '=', a.id));
-const publicDetailBySlug = queryTemplate<'viewer' | 'slug', DetailRow>((db, a) =>
-  detailRows(db, a.viewer).where('s.slug', '=', a.slug).where('s.is_public', '=', 1),
+const detailById = queryTemplate<'viewer' | 'id', DetailRow>((db, a, shape) =>
+  detailRows(db, viewerOfShape(shape, a.viewer)).where('s.id', '=', a.id),
+);
+const publicDetailBySlug = queryTemplate<'viewer' | 'slug', DetailRow>((db, a, shape) =>
+  detailRows(db, viewerOfShape(shape, a.viewer)).where('s.slug', '=', a.slug).where('s.is_public', '=', 1),
 );
 
 /** The detail of a collection the viewer may see, else 404 'Supercuration not found'. */
 export async function getSupercuration(db: Db, viewer: Viewer | null, id: string): Promise<Supercuration> {
-  const [row] = await detailById(db.kysely, { viewer: viewer?.id ?? '', id });
+  const [row] = await detailById(db.kysely, { viewer: viewer?.id ?? '', id }, viewerShape(viewer));
   if (!row || !canSeeSupercuration(viewer, toAccess({ owner_id: row.user_id, ...row }))) {
     throw notFound(SUPERCURATION_MESSAGES.notFound);
   }
@@ -133,7 +143,7 @@ export async function getSupercuration(db: Db, viewer: Viewer | null, id: string
 
 /** The public page's collection: public ones only, else 404 "This supercuration doesn't exist or is private". */
 export async function getPublicSupercuration(db: Db, viewer: Viewer | null, slug: string): Promise<Supercuration> {
-  const [row] = await publicDetailBySlug(db.kysely, { viewer: viewer?.id ?? '', slug });
+  const [row] = await publicDetailBySlug(db.kysely, { viewer: viewer?.id ?? '', slug }, viewerShape(viewer));
   if (!row || !canSeePublicPage(toAccess({ owner_id: row.user_id, ...row }))) {
     throw notFound(SUPERCURATION_MESSAGES.publicNotFound);
   }
@@ -169,14 +179,15 @@ export function pageOf<R extends Ranked>(rows: R[], size: number) {
   return { ids, hasMore, nextCursor: hasMore && last ? encodeKeyset(LIST_TAG, [last.created_at, last.id]) : null };
 }
 
-/** Summary rows by id; the shape is the number of ids (a page has at most 25). */
-const summariesByIds = queryTemplate<string, SummaryRow>((db, a, shape) =>
-  summaryRows(db, a.viewer ?? '').where(
+/** Summary rows by id; the shape is the number of ids (a page has at most 25) and viewerShape. */
+const summariesByIds = queryTemplate<string, SummaryRow>((db, a, shape) => {
+  const [count, who = ''] = shape.split(' ');
+  return summaryRows(db, viewerOfShape(who, a.viewer ?? '')).where(
     's.id',
     'in',
-    Array.from({ length: Number(shape) }, (_, i) => a[`id${i}`] ?? ''),
-  ),
-);
+    Array.from({ length: Number(count) }, (_, i) => a[`id${i}`] ?? ''),
+  );
+});
 
 /** The summaries of these collections, in this order. */
 export async function summariesOf(db: Q, ids: readonly string[], viewer: Viewer | null): Promise<SupercurationSummary[]> {
@@ -185,7 +196,7 @@ export async function summariesOf(db: Q, ids: readonly string[], viewer: Viewer 
   ids.forEach((id, i) => {
     args[`id${i}`] = id;
   });
-  const rows = await summariesByIds(db, args, String(ids.length));
+  const rows = await summariesByIds(db, args, `${ids.length} ${viewerShape(viewer)}`);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return toSummaries(
     ids.flatMap((id) => byId.get(id) ?? []),
