@@ -76,8 +76,11 @@ export function registerCaching(app: FastifyInstance, hasCredentials: (req: Fast
       done(null, payload);
       return;
     }
+    // The body's bytes, made once: hashed here and sent as they are (a string would be encoded to
+    // UTF-8 again for its length and for the socket).
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     // A route that knows its body's validator (a server-rendered page kept from an earlier request) sets it.
-    const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
+    const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(body);
     reply.header('cache-control', PUBLIC_READ_CACHE_CONTROL).header('etag', etag);
     addVary(reply, 'cookie, authorization');
     if (matchesEtag(req.headers['if-none-match'], etag)) {
@@ -85,6 +88,6 @@ export function registerCaching(app: FastifyInstance, hasCredentials: (req: Fast
       done(null, '');
       return;
     }
-    done(null, payload);
+    done(null, body);
   });
 }
