@@ -40,6 +40,14 @@ export function queryTemplate<A extends string, R>(build: (db: Q, args: Record<A
   };
 }
 
+/**
+ * The part of a template's shape that says whether a viewer is signed in: a visitor's query needs
+ * no lookup of the viewer's own rows (their likes, follows, collaborations).
+ */
+export const viewerShape = (viewerId: string | null | undefined) => (viewerId ? 'viewer' : 'visitor');
+/** What a template's build passes as the viewer id for that part of the shape: its placeholder, or null for a visitor. */
+export const viewerOfShape = (shape: string | undefined, placeholder: string) => (shape === 'visitor' ? null : placeholder);
+
 /** Row counts compiled per rowsTemplate: an import's chunks repeat one (BOOKMARKS_CHUNK), a share's is 1. */
 const ROW_COUNTS_KEPT = 8;
 

@@ -11,12 +11,12 @@ import {
 } from '../../shared/domain';
 import type { Db } from '../db';
 import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
-import { queryTemplate } from '../db/query-templates';
+import { queryTemplate, viewerOfShape, viewerShape } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { ftsMatch, pgSearchCondition, pgSearchText, pgTsqueryOf, searchWords } from '../db/search';
 import type { Viewer } from '../policies/viewer';
 import { toSummaries } from '../presenters/supercurations';
-import { LIST_TAG, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows, viewerOfShape, viewerShape } from './supercurations';
+import { LIST_TAG, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
 
 type Q = Kysely<Database>;
 export type DirectoryParams = z.output<typeof directoryQuerySchema>;
@@ -101,7 +101,7 @@ export function pgSearch(db: Q, viewer: Viewer | null, words: readonly string[],
   return pgSearchPage(
     db,
     { viewer: viewer?.id ?? '', tsquery: pgSearchText(words), after0: after?.[0] ?? '', after1: after?.[1] ?? '' },
-    `${q.focus ?? ''} ${after ? 'after' : 'first'} ${viewerShape(viewer)}`,
+    `${q.focus ?? ''} ${after ? 'after' : 'first'} ${viewerShape(viewer?.id)}`,
   );
 }
 
@@ -122,7 +122,7 @@ async function sqliteSearch(
   const rows = await sqliteSearchPage(
     db,
     { viewer: viewer?.id ?? '', match: ftsMatch(words), after },
-    `${q.focus ?? ''} ${after === undefined ? 'first' : 'after'} ${viewerShape(viewer)}`,
+    `${q.focus ?? ''} ${after === undefined ? 'first' : 'after'} ${viewerShape(viewer?.id)}`,
   );
   const hasMore = rows.length > size;
   const hits = rows.slice(0, size);

@@ -22,7 +22,7 @@ import {
 import type { Db } from '../db';
 import { newId, now } from '../db/ids';
 import { type CursorValue, decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
-import { queryTemplate } from '../db/query-templates';
+import { queryTemplate, viewerOfShape, viewerShape } from '../db/query-templates';
 import { groupCommit } from '../db/group-commit';
 import { queueByKey } from '../db/queue-by-key';
 import type { Database } from '../db/schema';
@@ -135,7 +135,7 @@ export function resourceQuery(db: Q, viewerId: string | null, id: string, q: Res
 const resourcePageTemplate = queryTemplate<string, ResourceRow>((db, a, shape) => {
   const [sort = 'newest', viewer, since, format, tag, broken, after] = shape.split(' ');
   const s = sort as ResourceSort;
-  return resourcePage(db, viewer === '1' ? (a.viewer ?? '') : null, a.id ?? '', {
+  return resourcePage(db, viewerOfShape(viewer, a.viewer ?? ''), a.id ?? '', {
     sort: s,
     since: since === '1' ? (a.since ?? '') : null,
     format: format === '1' ? a.format : undefined,
@@ -147,7 +147,7 @@ const resourcePageTemplate = queryTemplate<string, ResourceRow>((db, a, shape) =
 
 function pageOfResources(db: Q, viewerId: string | null, id: string, f: ResourceFilter): Promise<ResourceRow[]> {
   const flag = (v: unknown) => (v ? '1' : '0');
-  const shape = [f.sort, flag(viewerId), flag(f.since), flag(f.format), flag(f.tag), flag(f.broken), flag(f.after)].join(' ');
+  const shape = [f.sort, viewerShape(viewerId), flag(f.since), flag(f.format), flag(f.tag), flag(f.broken), flag(f.after)].join(' ');
   const args: Record<string, unknown> = { viewer: viewerId, id, since: f.since, format: f.format, tag: f.tag };
   f.after?.forEach((v, i) => {
     args[`after${i}`] = v;

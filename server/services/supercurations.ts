@@ -24,7 +24,7 @@ import type { Db } from '../db';
 import { newId, now } from '../db/ids';
 import { decodeKeyset, encodeKeyset, keysetAfter } from '../db/keyset';
 import { jsonRows } from '../db/json-rows';
-import { queryTemplate } from '../db/query-templates';
+import { queryTemplate, viewerOfShape, viewerShape } from '../db/query-templates';
 import type { Database } from '../db/schema';
 import { isUniqueViolation } from '../db/unique-violation';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -52,6 +52,11 @@ const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN')
  * 2,000 users, growing with them).
  */
 export function summaryRows(db: Q, viewerId: string | null) {
+  /** The viewer's id when this table has their row for the collection; null, without a lookup, for a visitor. */
+  const viewerRow = (table: 'collaborators' | 'supercuration_followers') =>
+    viewerId === null
+      ? sql<string | null>`null`
+      : sql<string | null>`(select v.user_id from ${sql.table(table)} v where v.supercuration_id = s.id and v.user_id = ${viewerId})`;
   return db
     .selectFrom('supercurations as s')
     .select([
@@ -73,24 +78,10 @@ export function summaryRows(db: Q, viewerId: string | null) {
     .select((eb) => [
       eb.selectFrom('user as u').select('u.name').whereRef('u.id', '=', 's.user_id').as('owner_name'),
       eb.selectFrom('profiles as p').select('p.avatar_key').whereRef('p.user_id', '=', 's.user_id').as('owner_avatar_key'),
-      viewerId === null
-        ? sql<string | null>`null`.as('collaborator_id')
-        : eb.selectFrom('collaborators as vc').select('vc.user_id').whereRef('vc.supercuration_id', '=', 's.id').where('vc.user_id', '=', viewerId).as('collaborator_id'),
-      viewerId === null
-        ? sql<string | null>`null`.as('follower_id')
-        : eb
-            .selectFrom('supercuration_followers as vf')
-            .select('vf.user_id')
-            .whereRef('vf.supercuration_id', '=', 's.id')
-            .where('vf.user_id', '=', viewerId)
-            .as('follower_id'),
+      viewerRow('collaborators').as('collaborator_id'),
+      viewerRow('supercuration_followers').as('follower_id'),
     ]);
 }
-
-/** The part of a summary template's shape that says whether there is a viewer (see summaryRows). */
-export const viewerShape = (viewer: Viewer | null) => (viewer ? 'viewer' : 'visitor');
-/** The viewer id a summary template's build passes to summaryRows: its placeholder, or null for a visitor. */
-export const viewerOfShape = (shape: string, placeholder: string) => (shape === 'visitor' ? null : placeholder);
 export type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryRows>['executeTakeFirstOrThrow']>>;
 
 /**
@@ -134,7 +125,7 @@ const publicDetailBySlug = queryTemplate<'viewer' | 'slug', DetailRow>((db, a, s
 
 /** The detail of a collection the viewer may see, else 404 'Supercuration not found'. */
 export async function getSupercuration(db: Db, viewer: Viewer | null, id: string): Promise<Supercuration> {
-  const [row] = await detailById(db.kysely, { viewer: viewer?.id ?? '', id }, viewerShape(viewer));
+  const [row] = await detailById(db.kysely, { viewer: viewer?.id ?? '', id }, viewerShape(viewer?.id));
   if (!row || !canSeeSupercuration(viewer, toAccess({ owner_id: row.user_id, ...row }))) {
     throw notFound(SUPERCURATION_MESSAGES.notFound);
   }
@@ -143,7 +134,7 @@ export async function getSupercuration(db: Db, viewer: Viewer | null, id: string
 
 /** The public page's collection: public ones only, else 404 "This supercuration doesn't exist or is private". */
 export async function getPublicSupercuration(db: Db, viewer: Viewer | null, slug: string): Promise<Supercuration> {
-  const [row] = await publicDetailBySlug(db.kysely, { viewer: viewer?.id ?? '', slug }, viewerShape(viewer));
+  const [row] = await publicDetailBySlug(db.kysely, { viewer: viewer?.id ?? '', slug }, viewerShape(viewer?.id));
   if (!row || !canSeePublicPage(toAccess({ owner_id: row.user_id, ...row }))) {
     throw notFound(SUPERCURATION_MESSAGES.publicNotFound);
   }
@@ -196,7 +187,7 @@ export async function summariesOf(db: Q, ids: readonly string[], viewer: Viewer 
   ids.forEach((id, i) => {
     args[`id${i}`] = id;
   });
-  const rows = await summariesByIds(db, args, `${ids.length} ${viewerShape(viewer)}`);
+  const rows = await summariesByIds(db, args, `${ids.length} ${viewerShape(viewer?.id)}`);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return toSummaries(
     ids.flatMap((id) => byId.get(id) ?? []),
