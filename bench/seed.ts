@@ -490,6 +490,7 @@ export async function seedLinks(
           source % 10 < 7 ? `Author ${source % 5000}` : null,
           source % 20 < 13 ? createdAt : null,
           'en',
+          [...chosen].map((k) => topicIds[k]).join(','),
         ]);
       }
       await bulk.transaction(async () => {

@@ -30,6 +30,7 @@ import * as m0026 from './migrations/0026_link_indexes';
 import * as m0027 from './migrations/0027_link_rowids_by_author';
 import * as m0028 from './migrations/0028_new_link_jobs';
 import * as m0029 from './migrations/0029_directory_hits';
+import * as m0030 from './migrations/0030_link_topic_ids';
 
 const migrations: Record<string, Migration> = {
   '0001_core_schema': m0001,
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0027_link_rowids_by_author': m0027,
   '0028_new_link_jobs': m0028,
   '0029_directory_hits': m0029,
+  '0030_link_topic_ids': m0030,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -100,6 +100,8 @@ export interface Database {
     author: string | null;
     published_at: string | null;
     lang: string | null;
+    /** Its topics' ids, sorted, comma-separated; null for none (server/services/link-topics.ts). */
+    topic_ids: string | null;
   };
   link_topics: {
     link_id: string;

@@ -3,6 +3,7 @@ import { canDeleteLink, canEditLink } from '../policies/links';
 import { canSeeSupercuration } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
 import { factsOfRow } from '../services/link-facts';
+import { topicIdsOf } from '../services/link-topics';
 import type { LinkRow } from '../services/links';
 import type { Membership } from '../services/memberships';
 import { userCard } from './users';
@@ -18,7 +19,7 @@ export function linkOf(r: LinkRow, collections: readonly Membership[], viewer: V
     thumbnailUrl: r.thumbnail_url,
     linkText: r.link_text,
     format: r.format as FormatId | null,
-    topicIds: r.topic_ids ? r.topic_ids.split(',').sort() : [],
+    topicIds: topicIdsOf(r.topic_ids),
     isOriginalContent: Number(r.is_original_content) === 1,
     originalPostId: r.original_post_id,
     inMainFeed: Number(r.in_main_feed) === 1,

@@ -33,6 +33,7 @@ import { queueReadableCopies } from './readable-copies';
 import { enqueueLinkPreviews } from './import-previews';
 import { lockCollections } from './memberships';
 import { topicIdFor } from './topics';
+import { topicIdsColumn } from './link-topics';
 
 /** A bookmark ready to write: normalised URL, clipped fields, its collection title (or null). */
 interface Prepared {
@@ -236,12 +237,12 @@ export interface ImportOptions {
 }
 
 // A chunk's inserts, compiled once (rowsTemplate): 200 rows of each, chunk after chunk.
-type NewLink = Pick<Insertable<Database['links']>, 'id' | 'user_id' | 'url' | 'title' | 'description' | 'in_main_feed' | 'likes_count' | 'created_at'> & {
+type NewLink = Pick<Insertable<Database['links']>, 'id' | 'user_id' | 'url' | 'title' | 'description' | 'in_main_feed' | 'likes_count' | 'created_at' | 'topic_ids'> & {
   /** In the importer's block (newLinkRowids); SQLite only. */
   rowid: number | null;
 };
 const insertLinks = rowsTemplate<NewLink, { id: string; rowid: number | null }>(
-  ['rowid', 'id', 'user_id', 'url', 'title', 'description', 'in_main_feed', 'likes_count', 'created_at'],
+  ['rowid', 'id', 'user_id', 'url', 'title', 'description', 'in_main_feed', 'likes_count', 'created_at', 'topic_ids'],
   (db, rows) =>
     db
       .insertInto('links')
@@ -480,6 +481,7 @@ async function writeImport(
             in_main_feed: p.inMainFeed ? 1 : 0,
             likes_count: p.liked ? 1 : 0,
             created_at: p.createdAt,
+            topic_ids: topicIdsColumn(p.topicIds),
           })),
         );
         for (const r of inserted) rowidOf.set(r.id, r.rowid);

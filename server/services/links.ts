@@ -31,6 +31,7 @@ import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, restartReadableCopy } from './readable-copies';
 import { queueNewLinkJobs } from './new-link-jobs';
 import { assertOwnTopics } from './topics';
+import { topicIdsColumn } from './link-topics';
 
 type Q = Kysely<Database>;
 
@@ -53,9 +54,6 @@ export function linkRows(db: Q, viewerId: string | null) {
     .select((eb) => [
       'user.name as author_name',
       'profiles.avatar_key as author_avatar_key',
-      sql<string | null>`(select string_agg(lt.topic_id, ',') from link_topics lt where lt.link_id = links.id)`.as(
-        'topic_ids',
-      ),
       viewerId
         ? eb
             .exists(
@@ -157,6 +155,7 @@ async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds:
   await assertOwnTopics(trx, authorId, topicIds);
   await trx.deleteFrom('link_topics').where('link_id', '=', linkId).execute();
   await insertTopics(trx, linkId, authorId, topicIds);
+  await trx.updateTable('links').set({ topic_ids: topicIdsColumn(topicIds) }).where('id', '=', linkId).execute();
 }
 
 export async function insertTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
@@ -190,6 +189,7 @@ export const LINK_COLUMNS = [
   'author',
   'published_at',
   'lang',
+  'topic_ids',
 ] as const satisfies readonly (keyof LinkColumns)[];
 
 /** `into`: where the insert is built (a WITH's query creator), on `db`'s dialect. */
@@ -261,6 +261,7 @@ export function newLinkColumns(viewer: Viewer, id: string, input: CreateLink, fa
     updated_at: at,
     broken_at: null,
     ...(facts ?? NO_FACT_COLUMNS),
+    topic_ids: topicIdsColumn(input.topicIds),
   };
 }
 
@@ -274,13 +275,12 @@ export interface NewLink {
  * A new link as written (newLinkColumns), with the author, topics and like as linkRows reads them
  * (a new link has no likes), and its search document's source without collections.
  */
-export function newLinkOf(row: LinkColumns, viewer: Viewer, avatarKey: string | null, topics: { ids: readonly string[]; names: readonly string[] }, rowid: number | null): NewLink {
+export function newLinkOf(row: LinkColumns, viewer: Viewer, avatarKey: string | null, topicNames: readonly string[], rowid: number | null): NewLink {
   return {
     row: {
       ...row,
       author_name: viewer.name,
       author_avatar_key: avatarKey,
-      topic_ids: topics.ids.length > 0 ? topics.ids.join(',') : null,
       liked: false,
     },
     document: {
@@ -290,7 +290,7 @@ export function newLinkOf(row: LinkColumns, viewer: Viewer, avatarKey: string | 
       description: row.description,
       url: row.url,
       userId: viewer.id,
-      topicNames: topics.names,
+      topicNames,
       collectionIds: [],
       textGz: null,
     },
@@ -318,7 +318,7 @@ export async function insertLink(
   // A new id has no topics yet: nothing to delete first.
   const names = await assertOwnTopics(trx, viewer.id, input.topicIds);
   await insertTopics(trx, id, viewer.id, input.topicIds);
-  return newLinkOf(row, viewer, known.avatarKey ?? null, { ids: input.topicIds, names }, inserted?.rowid ?? null);
+  return newLinkOf(row, viewer, known.avatarKey ?? null, names, inserted?.rowid ?? null);
 }
 
 /**

@@ -52,7 +52,7 @@ export async function insertNewResource(
 ): Promise<NewLink> {
   const names = await assertOwnTopics(trx, viewer.id, input.topicIds);
   const row = newLinkColumns(viewer, id, input, known.facts);
-  const link = newLinkOf(row, viewer, known.avatarKey, { ids: input.topicIds, names }, null);
+  const link = newLinkOf(row, viewer, known.avatarKey, names, null);
   const document = { ...link.document, collectionIds: [collection.id] };
   const args: Record<string, unknown> = Object.fromEntries(LINK_COLUMNS.map((c) => [c, row[c]]));
   Object.assign(args, { needs_facts: known.facts === null ? 1 : 0, id0: collection.id, link: id, user: viewer.id, at: row.created_at });

@@ -8,6 +8,7 @@ import { conflict, forbidden, notFound } from '../errors';
 import { canRepostLink, linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 import { getLink, insertLinkWithJobs } from './links';
+import { storeLinkTopics } from './link-topics';
 
 /**
  * A repost is the viewer's own copy pointing at the original (a repost of a repost points at its
@@ -44,6 +45,7 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
       reposts_count: 0,
       created_at: at,
       updated_at: at,
+      topic_ids: null,
     }, false);
     if (!inserted) throw conflict(LINK_MESSAGES.alreadyReposted);
     // The copy keeps the original's topics that the reposter has too (topics are per user).
@@ -58,6 +60,7 @@ export async function repostLink(db: Db, viewer: Viewer, id: string): Promise<Li
           .where('lt.link_id', '=', original.id),
       )
       .execute();
+    await storeLinkTopics(trx, [copyId]);
     await reindexLinks(trx, [copyId]);
     await trx.updateTable('links').set({ reposts_count: increment('reposts_count') }).where('id', '=', original.id).execute();
   });

@@ -14,6 +14,7 @@ import type { Database } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { linksWithTopic, reindexLinks } from '../db/link-search';
 import { collectionsWithTopic, storeCollectionTopics } from './collection-topics';
+import { storeLinkTopics } from './link-topics';
 
 type Row = Database['topics'];
 
@@ -116,6 +117,7 @@ export async function deleteTopic(db: Db, userId: string, id: string): Promise<v
     const result = await trx.deleteFrom('topics').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound(LINK_MESSAGES.topicNotFound);
     await storeCollectionTopics(trx, collections);
+    await storeLinkTopics(trx, links);
     await reindexLinks(trx, links);
   });
 }

@@ -70,6 +70,7 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     expect(links[1]).toMatchObject({ title: 'doc.rust-lang.org', description: 'Imported bookmark' });
     const topics = await db.selectFrom('link_topics').select('topic_id').where('link_id', '=', devA?.id ?? '').orderBy('topic_id').execute();
     expect(topics.map((t) => t.topic_id)).toEqual(['machine-learning', 'web']);
+    expect((await user.api.getLink(devA?.id ?? '')).topicIds).toEqual(['machine-learning', 'web']);
     expect((await user.api.listTopics()).some((t) => t.name === 'Machine Learning')).toBe(true);
 
     const again = (await (await upload(user, ctx.server.url, form(FILE))).json()) as BookmarkImportSummary;
