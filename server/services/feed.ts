@@ -87,7 +87,7 @@ function feedInput(viewerId: string, q: LinkListParams, at: number) {
 function buildFeedQuery(db: Q, shape: FeedShape, v: Record<string, unknown>) {
   const { keys, direction } = SORTS[shape.sort];
   const viewerId = v.viewer as string;
-  let query = linkCards(db, viewerId).where('links.user_id', '=', viewerId);
+  let query = linkCards(db, viewerId, viewerId).where('links.user_id', '=', viewerId);
   if (shape.broken) query = query.where('links.broken_at', 'is not', null);
   else if (shape.scope === 'mine') query = query.where('links.in_main_feed', '=', 1);
   else query = query.where('links.original_post_id', 'is not', null);
