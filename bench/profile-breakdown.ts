@@ -30,7 +30,12 @@ interface Profile {
 /** Parts, tried in this order on a sample's frame; the first that matches takes the sample. */
 const PARTS: [string, (f: CallFrame) => boolean][] = [
   ['garbage collection', (f) => f.functionName === '(garbage collector)'],
-  ['SQL: SQLite (the driver running a statement)', (f) => /kysely\/.*sqlite-driver\.js$|better-sqlite3/.test(f.url)],
+  // better-sqlite3's native run/all/iterate count with their JavaScript caller: Kysely's driver, or
+  // the statement of server/db/sqlite-rows.ts (withFastRows), whose methods are named so.
+  [
+    'SQL: SQLite (the driver running a statement)',
+    (f) => /kysely\/.*sqlite-driver\.js$|better-sqlite3/.test(f.url) || (/^(all|run|iterate)$/.test(f.functionName) && /\/(dist|server)\//.test(f.url)),
+  ],
   ['SQL: pg driver (protocol, parsing rows)', (f) => /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(f.url)],
   ['Kysely (building, compiling, running queries)', (f) => /node_modules\/kysely\//.test(f.url)],
   ['serialisation (JSON)', (f) => f.functionName === 'stringify' || /fast-json-stringify|lib\/reply\.js$/.test(f.url) && f.functionName === 'serialize'],
