@@ -8,8 +8,12 @@ import { precompress } from './scripts/precompress';
 
 // `vite build` builds the web app into dist/web; `vite build --ssr entry-server.tsx` the server
 // render of the visitors' pages into dist/ssr (loaded by server/http/server-render.ts).
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild, mode }) => ({
   root: 'web',
+  // The server render's React (bundled, below) picks its build from process.env.NODE_ENV when it
+  // runs, and `npm start` does not set it: fixed at build time instead, as the web app's is, so the
+  // server renders with React's production build however it is started.
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify(mode) } : undefined,
   plugins: isSsrBuild ? [react()] : [react(), tailwindcss(), ocrAssets(), installable(), precompress()],
   // The server render bundles its dependencies: it runs from wherever the build is copied (WEB_DIR).
   ssr: isSsrBuild ? { noExternal: true } : undefined,

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { serverEntryOf } from '../../server/http/server-render';
 import { signedInUser } from '../support/client';
 import { decodedBody, rawGet } from '../support/raw-http';
 import { visible, waitForPath } from './support/flows';
 import { useE2E } from './support/harness';
+import { snapshotWebBuild } from './support/web-build';
 
 /**
  * The pages a visitor opens come rendered by the server, readable without JavaScript,
@@ -35,6 +38,17 @@ describe('visitors’ pages, rendered by the server', () => {
     const hidden = await curator.api.createSupercuration({ title: world.privateTitle, isPublic: false });
     const privateLink = await curator.api.addResource(hidden.id, { link: { title: `${word} private link`, description: 'Kept to myself.', inMainFeed: false } });
     world.privateLinkId = privateLink.id;
+  });
+
+  test('are rendered with React’s production build, however the server is started (npm start sets no NODE_ENV)', async () => {
+    const web = await snapshotWebBuild();
+    try {
+      const bundle = readFileSync(serverEntryOf(web.dir), 'utf8');
+      expect(bundle).not.toContain('process.env.NODE_ENV');
+      expect(bundle).not.toMatch(/react[A-Za-z]*_development/i);
+    } finally {
+      web.remove();
+    }
   });
 
   test('the HTML of a public collection, the directory and a link holds their content; private ones are 404 without it', async () => {
