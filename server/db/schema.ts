@@ -100,7 +100,7 @@ export interface Database {
     author: string | null;
     published_at: string | null;
     lang: string | null;
-    /** Its topics' ids, sorted, comma-separated; null for none (server/services/link-topics.ts). */
+    /** Its topics' ids, comma-separated, in no particular order; null for none (server/services/link-topics.ts). */
     topic_ids: string | null;
   };
   link_topics: {
