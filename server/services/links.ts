@@ -161,7 +161,6 @@ async function replaceTopics(trx: Q, linkId: string, authorId: string, topicIds:
   await assertOwnTopics(trx, authorId, topicIds);
   await trx.deleteFrom('link_topics').where('link_id', '=', linkId).execute();
   await insertTopics(trx, linkId, authorId, topicIds);
-  await trx.updateTable('links').set({ topic_ids: topicIdsColumn(topicIds) }).where('id', '=', linkId).execute();
 }
 
 export async function insertTopics(trx: Q, linkId: string, authorId: string, topicIds: string[]): Promise<void> {
@@ -374,7 +373,8 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
       throw forbidden(LINK_MESSAGES.onlyAuthorPlacesLink);
     }
 
-    if (changes.topicIds) await replaceTopics(trx, id, link.user_id, [...new Set(changes.topicIds)]);
+    const topicIds = changes.topicIds && [...new Set(changes.topicIds)];
+    if (topicIds) await replaceTopics(trx, id, link.user_id, topicIds);
     // A new URL is a new page: its facts are read again, like its health.
     const facts = newUrl ? await cachedFacts(trx, changes.url ?? null, new Date()) : undefined;
     await trx
@@ -391,6 +391,7 @@ export async function updateLink(db: Db, viewer: Viewer, id: string, changes: Up
         // A new URL is a new page: what the checker found of the old one goes.
         broken_at: newUrl ? null : undefined,
         ...(newUrl ? (facts ?? NO_FACT_COLUMNS) : {}),
+        topic_ids: topicIds && topicIdsColumn(topicIds),
         updated_at: now(),
       })
       .where('id', '=', id)
