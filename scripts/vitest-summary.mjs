@@ -1,5 +1,6 @@
 // `node scripts/vitest-summary.mjs <vitest json report>...`: prints the slowest test files (to
-// plan CI's time), then "N passed, M failed" over the reports as its last line.
+// plan CI's time), each failed test with the first line of its message (so that a log's tail says
+// what failed), then "N passed, M failed" over the reports as its last line.
 // Files that failed to load count as failures, and so does a missing or unreadable report.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,6 +9,7 @@ const SLOWEST = 12;
 let passed = 0;
 let failed = 0;
 const files = [];
+const failures = [];
 for (const file of process.argv.slice(2)) {
   let report = {};
   try {
@@ -20,11 +22,24 @@ for (const file of process.argv.slice(2)) {
   passed += report.numPassedTests ?? 0;
   failed += (report.numFailedTests ?? 0) + broken + (report.numTotalTests === undefined ? 1 : 0);
   for (const f of results) {
-    if (f.startTime && f.endTime) files.push({ name: path.relative(process.cwd(), f.name), s: (f.endTime - f.startTime) / 1000 });
+    const name = path.relative(process.cwd(), f.name);
+    if (f.startTime && f.endTime) files.push({ name, s: (f.endTime - f.startTime) / 1000 });
+    if (f.status === 'failed' && f.assertionResults.length === 0) failures.push(`${name}: ${firstLine(f.message)}`);
+    for (const t of f.assertionResults) {
+      if (t.status === 'failed') failures.push(`${name} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
   }
 }
 if (files.length > 0) {
   console.log(`Slowest test files (of ${files.length}):`);
   for (const f of files.sort((a, b) => b.s - a.s).slice(0, SLOWEST)) console.log(`  ${f.s.toFixed(0).padStart(5)} s  ${f.name}`);
 }
+if (failures.length > 0) {
+  console.log(`Failed tests (${failures.length}):`);
+  for (const f of failures) console.log(`  FAILED ${f}`);
+}
 console.log(`${passed} passed, ${failed} failed`);
+
+function firstLine(message) {
+  return (message ?? '').split('\n')[0].slice(0, 300);
+}
