@@ -10,6 +10,7 @@ import { resourceFiltersFrom, resourceListQueryOf } from './features/supercurati
 import { setApiFetch } from './lib/api';
 import { createQueryClient } from './lib/queryClient';
 import { queryKeys } from '../shared/queries/keys';
+import { prefetch, prefetchFirstPage } from './lib/prefetch';
 import { serverDataScript } from './lib/serverData';
 import { routes } from './router';
 import { userQuery } from './routes/ProfilePage';
@@ -25,13 +26,13 @@ type Prefetch = (queryClient: QueryClient, params: Record<string, string | undef
 /** The visitors' pages, by route path, and what each one's first screen reads. */
 const VISITOR_PAGES: Record<string, Prefetch> = {
   '/': async () => {},
-  '/directory': (qc, _params, search) => qc.fetchInfiniteQuery(directoryQuery(directoryFiltersFrom(search))),
+  '/directory': (qc, _params, search) => prefetchFirstPage(qc, directoryQuery(directoryFiltersFrom(search))),
   '/supercurations/public/:slug': async (qc, { slug = '' }, search) => {
-    const supercuration = await qc.fetchQuery(publicSupercurationQuery(slug));
-    await qc.fetchInfiniteQuery(resourcesQuery(supercuration.id, resourceListQueryOf(resourceFiltersFrom(search))));
+    const supercuration = await prefetch(qc, publicSupercurationQuery(slug));
+    await prefetchFirstPage(qc, resourcesQuery(supercuration.id, resourceListQueryOf(resourceFiltersFrom(search))));
   },
-  '/links/:id': (qc, { id = '' }) => qc.fetchQuery(linkQuery(id)),
-  '/profile/:id': (qc, { id = '' }) => Promise.all([qc.fetchQuery(userQuery(id)), qc.fetchInfiniteQuery(userSupercurationsQuery(id))]),
+  '/links/:id': (qc, { id = '' }) => prefetch(qc, linkQuery(id)),
+  '/profile/:id': (qc, { id = '' }) => Promise.all([prefetch(qc, userQuery(id)), prefetchFirstPage(qc, userSupercurationsQuery(id))]),
 };
 
 const handler = createStaticHandler(routes);
