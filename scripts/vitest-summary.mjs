@@ -18,13 +18,16 @@ for (const file of process.argv.slice(2)) {
     // counted below
   }
   const results = report.testResults ?? [];
-  const broken = results.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
   passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + broken + (report.numTotalTests === undefined ? 1 : 0);
+  failed += (report.numFailedTests ?? 0) + (report.numTotalTests === undefined ? 1 : 0);
   for (const f of results) {
     const name = path.relative(process.cwd(), f.name);
     if (f.startTime && f.endTime) files.push({ name, s: (f.endTime - f.startTime) / 1000 });
-    if (f.status === 'failed' && f.assertionResults.length === 0) failures.push(`${name}: ${firstLine(f.message)}`);
+    // A file that failed to load has no tests of its own: it counts as one failure.
+    if (f.status === 'failed' && f.assertionResults.length === 0) {
+      failed += 1;
+      failures.push(`${name}: ${firstLine(f.message)}`);
+    }
     for (const t of f.assertionResults) {
       if (t.status === 'failed') failures.push(`${name} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     }
