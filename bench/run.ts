@@ -30,6 +30,10 @@
  * BENCH_CPU_PROF=<dir> makes the server write a V8 CPU profile of the run there (open it in
  * Chromium's DevTools or speedscope).
  *
+ * BENCH_BASELINE=<checkout> measures the budgeted sections once more on that checkout's server
+ * (built there if it is not), against the same database: a change's before and after, on the
+ * same data at nearly the same time. Both must know the same migrations.
+ *
  * With BENCH_DATABASE_URL a throwaway database supercurate_bench_<random> is created on that
  * server and dropped afterwards; without it, SQLite in a temporary DATA_DIR.
  */
@@ -110,6 +114,43 @@ const SECTIONS = new Set(
       return s as Section;
     }),
 );
+
+/** BENCH_BASELINE: another checkout (the code before a change), whose server is measured too. */
+const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
+
+/** The results of the sections with budgets (bench/budgets.ts). */
+interface Budgeted {
+  links?: LinksResult;
+  collections?: CollectionsResult;
+  following?: FollowingResult;
+  search?: SearchResult;
+}
+
+const budgetedRoutes = ({ links, collections, following, search }: Budgeted) => [
+  ...(links?.routes ?? []),
+  ...(collections?.routes ?? []),
+  ...(following ? [following.dashboard, ...following.feed] : []),
+  ...(search?.routes ?? []),
+];
+
+function printBudgeted({ links, collections, following, search }: Budgeted): void {
+  if (links) {
+    console.log('');
+    printLinks(links);
+  }
+  if (collections) {
+    console.log('');
+    printCollections(collections);
+  }
+  if (following) {
+    console.log('');
+    printFollowing(following);
+  }
+  if (search) {
+    console.log('');
+    printSearch(search);
+  }
+}
 
 interface Latency {
   requests: number;
@@ -403,8 +444,8 @@ async function main() {
     }
 
     /** The server with `serverEnv`, and its CPU probe: its processes', plus the bench database's backends on PostgreSQL. */
-    const startMeasured = async (serverEnv: NodeJS.ProcessEnv) => {
-      const running = await startServer(serverEnv, port);
+    const startMeasured = async (serverEnv: NodeJS.ProcessEnv, root?: string) => {
+      const running = await startServer(serverEnv, port, root);
       server = running;
       if (pgDb) pgCpu = await pgBackendCpu(pgDb.url);
       const cpu: CpuProbe = async () => ({ serverS: running.cpuSeconds(), dbS: (await pgCpu?.sample()) ?? null });
@@ -417,12 +458,23 @@ async function main() {
       server = undefined;
     };
 
+    /** The budgeted sections on a running server (they also run on BENCH_BASELINE's). */
+    const measureBudgeted = async (baseUrl: string, cpu: CpuProbe): Promise<Budgeted> => {
+      const origin = config.publicUrl;
+      const signIn = (email: string) => sessionCookie(baseUrl, origin, email);
+      const options = { baseUrl, origin, connections: LINK_CONNECTIONS, durationS: DURATION_S, cpu, signIn };
+      return {
+        links: plan && (await benchLinks({ ...options, plan, deepPages: DEEP_PAGES })),
+        collections: collectionsPlan && (await benchCollections({ ...options, plan: collectionsPlan })),
+        following: followingPlan && mailSink && (await benchFollowing({ ...options, config, plan: followingPlan, sink: mailSink })),
+        search: searchPlan && (await benchSearch({ ...options, plan: searchPlan })),
+      };
+    };
+
     let users: UsersResult | undefined;
-    let links: LinksResult | undefined;
-    let collections: CollectionsResult | undefined;
-    let following: FollowingResult | undefined;
+    let measured: Budgeted = {};
+    let baseline: Budgeted | undefined;
     let imported: ImportResult | undefined;
-    let search: SearchResult | undefined;
     let memory: { idle: ServerMemory; afterLoad: ServerMemory; loadAfter: number } | undefined;
     if (SHARED_SERVER_SECTIONS.some((section) => SECTIONS.has(section))) {
       const { running, cpu } = await startMeasured(env);
@@ -432,30 +484,7 @@ async function main() {
       const idle = running.memory();
 
       if (SECTIONS.has('users')) users = await benchUsers(baseUrl, origin, cpu);
-      if (plan) {
-        links = await benchLinks({
-          baseUrl,
-          origin,
-          plan,
-          connections: LINK_CONNECTIONS,
-          durationS: DURATION_S,
-          deepPages: DEEP_PAGES,
-          cpu,
-          signIn: (email) => sessionCookie(baseUrl, origin, email),
-        });
-      }
-
-      const sectionOptions = {
-        baseUrl,
-        origin,
-        connections: LINK_CONNECTIONS,
-        durationS: DURATION_S,
-        cpu,
-        signIn: (email: string) => sessionCookie(baseUrl, origin, email),
-      };
-      collections = collectionsPlan && (await benchCollections({ ...sectionOptions, plan: collectionsPlan }));
-      following = followingPlan && mailSink && (await benchFollowing({ ...sectionOptions, config, plan: followingPlan, sink: mailSink }));
-      search = searchPlan && (await benchSearch({ ...sectionOptions, plan: searchPlan }));
+      measured = await measureBudgeted(baseUrl, cpu);
 
       if (SECTIONS.has('import')) {
         imported = await benchImport({
@@ -476,7 +505,16 @@ async function main() {
       await sleep(SETTLE_MS);
       memory = { idle, afterLoad: running.memory(), loadAfter: loadavg()[0] ?? NaN };
       await stopMeasured();
+
+      if (BASELINE) {
+        console.log(`Measuring the baseline's server (${BASELINE}) on the same database...`);
+        const base = await startMeasured(env, BASELINE);
+        await sleep(SETTLE_MS);
+        baseline = await measureBudgeted(base.running.baseUrl, base.cpu);
+        await stopMeasured();
+      }
     }
+    const { links, collections, following, search } = measured;
 
     // Last, on a server of its own: the checker's requests would weigh on the other sections' figures.
     const linkChecks: LinkChecksResult | undefined = SECTIONS.has('link-checks')
@@ -504,26 +542,11 @@ async function main() {
       console.log('');
       printUsers(users);
     }
-    if (links) {
-      console.log('');
-      printLinks(links);
-    }
     if (imported) {
       console.log('');
       printImport(imported);
     }
-    if (collections) {
-      console.log('');
-      printCollections(collections);
-    }
-    if (following) {
-      console.log('');
-      printFollowing(following);
-    }
-    if (search) {
-      console.log('');
-      printSearch(search);
-    }
+    printBudgeted(measured);
     if (previews) {
       console.log('');
       printPreviews(previews);
@@ -541,11 +564,15 @@ async function main() {
       printFederation(federation);
     }
     console.log('');
-    const budgets = printBudgets(
-      [...(links?.routes ?? []), ...(collections?.routes ?? []), ...(following ? [following.dashboard, ...following.feed] : []), ...(search?.routes ?? [])],
-      dialect,
-    );
+    const budgets = printBudgets(budgetedRoutes(measured), dialect);
     console.log('');
+    if (baseline) {
+      console.log(`Baseline: the same sections on ${BASELINE}, right after, against the same database:`);
+      printBudgeted(baseline);
+      console.log('');
+      printBudgets(budgetedRoutes(baseline), dialect);
+      console.log('');
+    }
     if (memory) {
       const { idle, afterLoad } = memory;
       const verdict = idle.rssMb < IDLE_RSS_LIMIT_MB ? 'under' : 'OVER';
@@ -591,6 +618,7 @@ async function main() {
       ...(readable && { readable }),
       ...(search && { search }),
       ...(linkChecks && { linkChecks }),
+      ...(baseline && { baseline: { dir: BASELINE, ...baseline } }),
       ...(memory && {
         memory: {
           idleRssMb: memory.idle.rssMb,

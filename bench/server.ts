@@ -28,20 +28,21 @@ export interface ServerProcess {
 /**
  * Starts the real server as `npm start` runs it (the bundled dist/server.js, built first) in a
  * child process, so the pid is the server's (the cluster primary's with WORKERS > 1) and /proc
- * tells its memory and CPU time and those of its workers.
+ * tells its memory and CPU time and those of its workers. `root`: the checkout whose server it is
+ * (this one, or BENCH_BASELINE's).
  */
-export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ServerProcess> {
-  const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+export async function startServer(env: NodeJS.ProcessEnv, port: number, root = ROOT): Promise<ServerProcess> {
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('server build failed');
   // The server-rendered pages need the web app and its server render (built once; their age does not change the server's cost).
-  if (!existsSync(path.join(ROOT, 'dist/web/index.html')) || !existsSync(path.join(ROOT, 'dist/ssr/entry-server.js'))) {
-    const web = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(path.join(root, 'dist/web/index.html')) || !existsSync(path.join(root, 'dist/ssr/entry-server.js'))) {
+    const web = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (web.status !== 0) throw new Error('web build failed');
   }
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile of the whole run there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, ...serverNodeArgs('dist/server.js')], {
-    cwd: ROOT,
+    cwd: root,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
