@@ -244,7 +244,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     });
   }
   await registerWebRoutes(server, config.webDir, {
-    metaPages: [linkPage(db, config.publicUrl), publicSupercurationPage(db, config.publicUrl), profilePage(db, config.publicUrl)],
+    metaPages: [linkPage(db, config.publicUrl), publicSupercurationPage(config.publicUrl), profilePage(db, config.publicUrl)],
     privatePages: [{ path: '/links/:id/read', mayOpen: async (req, { id = '' }) => mayReadCopy(db.kysely, await session.viewerOf(req), id) }],
     hasSessionCookie: session.hasSessionCookie,
     readInProcess: readInProcess(reads),

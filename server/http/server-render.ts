@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from './caching';
-import type { InProcessReads } from './visitor-reads';
+import { type InProcessAnswer, type InProcessReads, type RequestAnswers, pathAndQuery } from './visitor-reads';
 
 /** What web/entry-server.tsx exports, as Vite builds it into dist/ssr. */
 interface ServerEntry {
@@ -31,9 +31,11 @@ interface AssembledPage {
 export interface ServerRenderer {
   /**
    * The shell with the visitor's page rendered into it (ETag and, when the client takes it, a
-   * compressed body set on the reply), or the shell alone when the page is not rendered.
+   * compressed body set on the reply), or the shell alone when the page is not rendered. The
+   * render takes the answers of `answers`, visitor reads this request already made, rather than
+   * reading them again.
    */
-  page(req: FastifyRequest, reply: FastifyReply, shell: string): Promise<string | Buffer>;
+  page(req: FastifyRequest, reply: FastifyReply, shell: string, answers?: RequestAnswers): Promise<string | Buffer>;
 }
 
 /** The server render is built beside the web app: `<WEB_DIR>/../ssr/entry-server.js`. */
@@ -69,10 +71,20 @@ export async function loadServerRenderer(app: FastifyInstance, webDir: string, r
   const entryFile = serverEntryOf(webDir);
   if (!existsSync(entryFile)) return null;
   const entry = (await import(pathToFileURL(entryFile).href)) as ServerEntry;
+  // The answers of renders in progress, read before them by their requests, by path and query. The
+  // render's API client is the module's own, not one per render, so it finds them here; a render
+  // takes each at its first read of that path, and whatever it left is dropped when it ends. Should
+  // two requests for the same page overlap, a render may take the other's answer: read just as
+  // recently, after its own request came.
+  const handedOn = new Map<string, Promise<InProcessAnswer>>();
   // The render only reads: every call is a GET.
   entry.setApiFetch(async (input) => {
     const url = String(input);
-    const local = readInProcess(new URL(url, 'http://localhost'));
+    const target = new URL(url, 'http://localhost');
+    const key = pathAndQuery(target);
+    const handed = handedOn.get(key);
+    if (handed) handedOn.delete(key);
+    const local = handed ?? readInProcess(target);
     const { status, body } = local
       ? await local
       : await app
@@ -87,8 +99,14 @@ export async function loadServerRenderer(app: FastifyInstance, webDir: string, r
   // rather than made again for every request (a 75 kB page: ~10 % of a request each).
   const assembled = new WeakMap<RenderedPage, AssembledPage>();
   return {
-    async page(req, reply, shell) {
-      const content = await entry.render(new URL(req.url, 'http://localhost'));
+    async page(req, reply, shell, answers = new Map()) {
+      for (const [key, answer] of answers) handedOn.set(key, answer);
+      let content: RenderedPage | null;
+      try {
+        content = await entry.render(new URL(req.url, 'http://localhost'));
+      } finally {
+        for (const [key, answer] of answers) if (handedOn.get(key) === answer) handedOn.delete(key);
+      }
       if (!content) return shell;
       let done = assembled.get(content);
       if (done?.shell !== shell) {

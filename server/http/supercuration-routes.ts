@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiRoutes } from '../../shared/api/routes';
-import { SUPERCURATION_MESSAGES, absoluteImageUrl, paths } from '../../shared/domain';
+import { SUPERCURATION_MESSAGES, type Supercuration, absoluteImageUrl, paths } from '../../shared/domain';
+import { pathOf } from '../../shared/api/endpoints';
 import type { Db } from '../db';
 import { collectionFeed } from '../feeds/links';
 import { RSS_CONTENT_TYPE, renderRss } from '../feeds/rss';
@@ -14,7 +15,6 @@ import { addResource, removeResource, setResourceTags } from '../services/resour
 import {
   createSupercuration,
   deleteSupercuration,
-  getPublicPageMeta,
   getSupercuration,
   listSupercurations,
   supercurationChoices,
@@ -202,18 +202,21 @@ export function registerSupercurationRoutes(app: FastifyInstance, { db, session,
   );
 }
 
-/** The public collection page (/supercurations/public/{slug}) as unfurlers see it; private or missing → 404. */
-export function publicSupercurationPage(db: Db, publicUrl: string): MetaPage {
+/**
+ * The public collection page (/supercurations/public/{slug}) as unfurlers see it; private or
+ * missing → 404. Its head shows the collection its server render shows: one read for both.
+ */
+export function publicSupercurationPage(publicUrl: string): MetaPage {
   return {
     path: '/supercurations/public/:slug',
-    async meta({ slug = '' }) {
-      const collection = await getPublicPageMeta(db, slug);
-      if (!collection) return null;
-      const curator = collection.owner_name ? ` by ${collection.owner_name}` : '';
+    async meta({ slug = '' }, read) {
+      const answer = await read(pathOf(apiRoutes.publicSupercuration.url, { slug }));
+      if (answer.status !== 200) return null;
+      const collection = JSON.parse(answer.body) as Supercuration;
       return {
         title: collection.title,
-        description: collection.description || `A supercuration${curator} on Supercurate`,
-        image: absoluteImageUrl(publicUrl, collection.thumbnail_url),
+        description: collection.description || `A supercuration by ${collection.user.name} on Supercurate`,
+        image: absoluteImageUrl(publicUrl, collection.thumbnailUrl),
         url: `${publicUrl}${paths.publicSupercuration(slug)}`,
         feeds: [{ title: collection.title, url: `${publicUrl}${paths.collectionFeed(slug)}` }],
       };

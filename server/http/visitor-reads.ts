@@ -73,6 +73,26 @@ export interface InProcessAnswer {
 export type InProcessReads = (url: URL) => Promise<InProcessAnswer> | null;
 
 /**
+ * Visitor reads already made for one request, by path and query (pathAndQuery): a page's head
+ * (server/http/web-routes.ts) and its server render show the same collection, read once for both.
+ */
+export type RequestAnswers = Map<string, Promise<InProcessAnswer>>;
+
+export const pathAndQuery = (url: URL) => `${url.pathname}${url.search}`;
+
+/** The answer to `path` for this request: read in process the first time, the same answer after. */
+export function readOnce(read: InProcessReads, answers: RequestAnswers, path: string): Promise<InProcessAnswer> {
+  const url = new URL(path, 'http://localhost');
+  const key = pathAndQuery(url);
+  const known = answers.get(key);
+  if (known) return known;
+  const answer = read(url);
+  if (!answer) throw new Error(`${path} is not a visitor read`);
+  answers.set(key, answer);
+  return answer;
+}
+
+/**
  * A visitor's GET of one of the visitor reads, answered without HTTP or Fastify's lifecycle: the
  * route's own schemas validate its path parameters and query, and its read answers as a visitor
  * (no session), with the status and JSON body the HTTP route gives. Null for any other URL.

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cap } from '../../shared/domain';
 import { escapeHtml } from '../mail/render';
 import { loadServerRenderer, type ServerRenderer } from './server-render';
-import type { InProcessReads } from './visitor-reads';
+import { type InProcessAnswer, type InProcessReads, type RequestAnswers, readOnce } from './visitor-reads';
 
 /** What a shared page's HTML head says about it, for link unfurlers (Open Graph, Twitter cards). */
 export interface PageMeta {
@@ -22,10 +22,14 @@ export interface PageMeta {
   feeds?: { title: string; url: string }[];
 }
 
-/** A client-routed page whose head the server fills in; `meta` answers null for an unknown entity (404). */
+/**
+ * A client-routed page whose head the server fills in; `meta` answers null for an unknown entity
+ * (404). It may take what it shows from a visitor read (`read`, an API path), the one the server
+ * render reads too: the render then takes that answer instead of reading it again.
+ */
 export interface MetaPage {
   path: string;
-  meta(params: Record<string, string>): Promise<PageMeta | null>;
+  meta(params: Record<string, string>, read: (path: string) => Promise<InProcessAnswer>): Promise<PageMeta | null>;
 }
 
 /** A signed-in page of one entity that only some may open: anyone else, visitors included, gets a 404. */
@@ -100,8 +104,8 @@ export async function registerWebRoutes(
   const built = existsSync(indexFile);
   const renderer: ServerRenderer | null = built ? await loadServerRenderer(app, webDir, readInProcess) : null;
   /** The shell with the page rendered into it, for a visitor; the shell alone otherwise. */
-  const page = (req: FastifyRequest, reply: FastifyReply, shell: string) =>
-    renderer && !hasSessionCookie(req) ? renderer.page(req, reply, shell) : shell;
+  const page = (req: FastifyRequest, reply: FastifyReply, shell: string, answers?: RequestAnswers) =>
+    renderer && !hasSessionCookie(req) ? renderer.page(req, reply, shell, answers) : shell;
   if (built) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -145,10 +149,11 @@ export async function registerWebRoutes(
   for (const metaPage of metaPages) {
     app.get<{ Params: Record<string, string> }>(metaPage.path, async (req, reply) => {
       if (!built) return notBuilt(reply);
-      const meta = await metaPage.meta(req.params);
+      const answers: RequestAnswers = new Map();
+      const meta = await metaPage.meta(req.params, (path) => readOnce(readInProcess, answers, path));
       const html = await template();
       reply.type('text/html; charset=utf-8');
-      return reply.status(meta ? 200 : 404).send(meta ? await page(req, reply, renderPage(html, meta)) : html);
+      return reply.status(meta ? 200 : 404).send(meta ? await page(req, reply, renderPage(html, meta), answers) : html);
     });
   }
 

@@ -141,20 +141,6 @@ export async function getPublicSupercuration(db: Db, viewer: Viewer | null, slug
   return toDetail(row, viewer);
 }
 
-/** What the public page's HTML head shows (server/http/web-routes.ts); null unless public. */
-export async function getPublicPageMeta(db: Db, slug: string) {
-  return (await publicPageMeta(db.kysely, { slug }))[0];
-}
-const publicPageMeta = queryTemplate<'slug', { title: string; description: string; thumbnail_url: string | null; owner_name: string | null }>(
-  (db, a) =>
-    db
-      .selectFrom('supercurations as s')
-      .leftJoin('user as u', 'u.id', 's.user_id')
-      .select(['s.title', 's.description', 's.thumbnail_url', 'u.name as owner_name'])
-      .where('s.slug', '=', a.slug)
-      .where('s.is_public', '=', 1),
-);
-
 export const LIST_TAG = 'sc';
 
 export interface Ranked {

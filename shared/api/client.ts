@@ -21,7 +21,7 @@ import type {
   UpdateSupercurationInput,
   UpdateTagCategoryInput,
 } from '../domain/supercurations';
-import { endpoints } from './endpoints';
+import { endpoints, pathOf } from './endpoints';
 import type { AnswerOf, ApiRoute, ApiRoutes } from './routes';
 
 /** An API failure carrying the server's user-facing message. */
@@ -97,8 +97,7 @@ export function createApiClient({ baseUrl = '', fetchImpl = fetch }: ApiClientOp
       query?: Record<string, string | undefined>;
       body?: unknown;
     };
-    const path = route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
-    return request<AnswerOf<ApiRoutes[N]>>(`${path}${queryString(query ?? {})}`, { method: route.method, body, signal, fallback });
+    return request<AnswerOf<ApiRoutes[N]>>(`${pathOf(route.url, params)}${queryString(query ?? {})}`, { method: route.method, body, signal, fallback });
   }
 
   /**

@@ -75,3 +75,8 @@ export const endpoints = {
   followSupercuration: { method: 'POST', url: '/api/supercurations/:id/follow' },
   unfollowSupercuration: { method: 'DELETE', url: '/api/supercurations/:id/follow' },
 } as const;
+
+/** A route's path with its `:name` parameters filled in, each encoded as one path segment. */
+export function pathOf(url: string, params: Record<string, string | undefined> = {}): string {
+  return url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
