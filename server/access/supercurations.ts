@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { queryTemplate } from '../db/query-templates';
 import type { Database } from '../db/schema';
@@ -39,14 +39,19 @@ export interface LoadedAccess extends SupercurationAccess {
   id: string;
 }
 
-/** Collections (with the facts their policies need), as seen by `viewerId`. */
+/**
+ * Collections (with the facts their policies need), as seen by `viewerId`. A visitor (null)
+ * collaborates on nothing, so no collaborator is looked up: on PostgreSQL a visitor's page of
+ * cards looked one up per card's collection, ~6 % of the statement's CPU.
+ */
 export function collectionAccess(db: Q, viewerId: string | null) {
   return db
     .selectFrom('supercurations as s')
-    .leftJoin('collaborators as c', (join) =>
-      join.onRef('c.supercuration_id', '=', 's.id').on('c.user_id', '=', viewerId ?? ''),
+    .$if(viewerId !== null, (qb) =>
+      qb.leftJoin('collaborators as c', (join) => join.onRef('c.supercuration_id', '=', 's.id').on('c.user_id', '=', viewerId ?? '')),
     )
-    .select(['s.id as supercuration_id', 's.user_id as owner_id', 's.is_public', 'c.user_id as collaborator_id']);
+    .select(['s.id as supercuration_id', 's.user_id as owner_id', 's.is_public'])
+    .select((viewerId === null ? sql<string | null>`null` : sql<string | null>`c.user_id`).as('collaborator_id'));
 }
 
 export type AccessRow = Awaited<ReturnType<ReturnType<typeof collectionAccess>['executeTakeFirstOrThrow']>>;
