@@ -133,23 +133,18 @@ const budgetedRoutes = ({ links, collections, following, search }: Budgeted) => 
   ...(search?.routes ?? []),
 ];
 
+/** A section's results after a blank line, when it ran. */
+function printSection<T>(result: T | undefined, print: (result: T) => void): void {
+  if (result === undefined) return;
+  console.log('');
+  print(result);
+}
+
 function printBudgeted({ links, collections, following, search }: Budgeted): void {
-  if (links) {
-    console.log('');
-    printLinks(links);
-  }
-  if (collections) {
-    console.log('');
-    printCollections(collections);
-  }
-  if (following) {
-    console.log('');
-    printFollowing(following);
-  }
-  if (search) {
-    console.log('');
-    printSearch(search);
-  }
+  printSection(links, printLinks);
+  printSection(collections, printCollections);
+  printSection(following, printFollowing);
+  printSection(search, printSearch);
 }
 
 interface Latency {
@@ -538,31 +533,13 @@ async function main() {
         })
       : undefined;
 
-    if (users) {
-      console.log('');
-      printUsers(users);
-    }
-    if (imported) {
-      console.log('');
-      printImport(imported);
-    }
+    printSection(users, printUsers);
+    printSection(imported, printImport);
     printBudgeted(measured);
-    if (previews) {
-      console.log('');
-      printPreviews(previews);
-    }
-    if (readable) {
-      console.log('');
-      printReadable(readable);
-    }
-    if (linkChecks) {
-      console.log('');
-      printLinkChecks(linkChecks);
-    }
-    if (federation) {
-      console.log('');
-      printFederation(federation);
-    }
+    printSection(previews, printPreviews);
+    printSection(readable, printReadable);
+    printSection(linkChecks, printLinkChecks);
+    printSection(federation, printFederation);
     console.log('');
     const budgets = printBudgets(budgetedRoutes(measured), dialect);
     console.log('');
