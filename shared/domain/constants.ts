@@ -160,13 +160,21 @@ export const FOCUS_TOPIC_IDS: Record<FocusCategory, readonly string[]> = {
 
 /** Every topic id that puts a collection in some focus category other than 'generaliste'. */
 export const FOCUS_MAPPED_TOPIC_IDS: readonly string[] = [...new Set(Object.values(FOCUS_TOPIC_IDS).flat())];
+/** The categories each mapped topic id puts a collection in. */
+const CATEGORIES_OF_TOPIC = new Map<string, FocusCategory[]>();
+for (const category of FOCUS_CATEGORIES) {
+  for (const topicId of FOCUS_TOPIC_IDS[category]) CATEGORIES_OF_TOPIC.set(topicId, [...(CATEGORIES_OF_TOPIC.get(topicId) ?? []), category]);
+}
 
-/** The focus categories a collection with these topic ids belongs to. */
+/**
+ * The focus categories a collection with these topic ids belongs to, in FOCUS_CATEGORIES' order.
+ * Every card of a directory page asks: by topic, not by category (which tried each category's ids
+ * against the card's, ~3 % of a directory search's CPU).
+ */
 export function focusCategoriesOf(topicIds: readonly string[]): FocusCategory[] {
-  const found = FOCUS_CATEGORIES.filter(
-    (f) => f !== 'generaliste' && FOCUS_TOPIC_IDS[f].some((t) => topicIds.includes(t)),
-  );
-  return found.length > 0 ? found : ['generaliste'];
+  const found = new Set<FocusCategory>();
+  for (const topicId of topicIds) for (const category of CATEGORIES_OF_TOPIC.get(topicId) ?? []) found.add(category);
+  return found.size > 0 ? FOCUS_CATEGORIES.filter((category) => found.has(category)) : ['generaliste'];
 }
 
 /** Display labels of the focus chips (the ids are the spec's; labels are ours). */

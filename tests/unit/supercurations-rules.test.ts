@@ -105,6 +105,7 @@ describe('focus categories', () => {
     expect(focusCategoriesOf(['ai', 'future-of-work'])).toEqual(['ia', 'futur-of-work']);
     expect(focusCategoriesOf(['productivity'])).toEqual(['futur-of-work']);
     expect(focusCategoriesOf(['my-own-topic'])).toEqual(['generaliste']);
+    expect(focusCategoriesOf(['my-own-topic', 'productivity', 'ai', 'ia'])).toEqual(['ia', 'futur-of-work']);
     expect(focusCategoriesOf([])).toEqual(['generaliste']);
   });
 });
