@@ -228,11 +228,14 @@ function withNamedStatements(pool: PG.Pool): PostgresPool {
     return name;
   };
   const wrap = (client: PG.PoolClient): PostgresPoolClient => {
+    // With a callback, not pg's promise: through pg's promise every result's rows lived on across
+    // young-generation collections and were promoted to the old one (~12 kB a page of cards, as
+    // many bytes as its rows), filling it for the next full collection; through a callback they
+    // die young, as with SQLite (docs/decisions.md).
     const query = (text: string, values: readonly unknown[]) =>
-      client.query({
-        name: values.length > 0 && !values.some(Array.isArray) ? nameOf(text) : undefined,
-        text,
-        values: [...values],
+      new Promise<PG.QueryResult>((resolve, reject) => {
+        const config = { name: values.length > 0 && !values.some(Array.isArray) ? nameOf(text) : undefined, text, values: [...values] };
+        client.query(config, (err: Error | undefined, result: PG.QueryResult) => (err ? reject(err) : resolve(result)));
       });
     return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
   };
