@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiRoutes } from '../../shared/api/routes';
-import { SUPERCURATION_MESSAGES, type Supercuration, absoluteImageUrl, paths } from '../../shared/domain';
+import { SUPERCURATION_MESSAGES, type Supercuration, UNKNOWN_USER_NAME, absoluteImageUrl, paths } from '../../shared/domain';
 import { pathOf } from '../../shared/api/endpoints';
 import type { Db } from '../db';
 import { collectionFeed } from '../feeds/links';
@@ -213,9 +213,11 @@ export function publicSupercurationPage(publicUrl: string): MetaPage {
       const answer = await read(pathOf(apiRoutes.publicSupercuration.url, { slug }));
       if (answer.status !== 200) return null;
       const collection = JSON.parse(answer.body) as Supercuration;
+      // The API answers a curator without a name as UNKNOWN_USER_NAME; the head then names no one.
+      const curator = collection.user.name === UNKNOWN_USER_NAME ? '' : ` by ${collection.user.name}`;
       return {
         title: collection.title,
-        description: collection.description || `A supercuration by ${collection.user.name} on Supercurate`,
+        description: collection.description || `A supercuration${curator} on Supercurate`,
         image: absoluteImageUrl(publicUrl, collection.thumbnailUrl),
         url: `${publicUrl}${paths.publicSupercuration(slug)}`,
         feeds: [{ title: collection.title, url: `${publicUrl}${paths.collectionFeed(slug)}` }],

@@ -286,6 +286,10 @@ describeEachDatabase(
       const bare = await createCollection(owner, { isPublic: true, title: 'Bare', description: '' });
       const bareHtml = await (await http(`${ctx.server.url}/supercurations/public/${bare.slug}`)).text();
       expect(metaContent(bareHtml, 'name', 'description')).toBe('A supercuration by Hana &lt;Host&gt; on Supercurate');
+      // A curator without a name is not called 'Unknown User' in the description.
+      await ctx.server.db.kysely.updateTable('user').set({ name: '' }).where('id', '=', owner.me.id).execute();
+      const namelessHtml = await (await http(`${ctx.server.url}/supercurations/public/${bare.slug}`)).text();
+      expect(metaContent(namelessHtml, 'name', 'description')).toBe('A supercuration on Supercurate');
 
       const priv = await createCollection(owner, { title: 'Secret title' });
       await owner.api.updateSupercuration(priv.id, { isPublic: true, slug: uniqueSlug('was-public') });
