@@ -42,7 +42,8 @@ export interface DbOptions {
 /** Opens PostgreSQL when a URL is given, otherwise the SQLite file in DATA_DIR. */
 export function openDatabase({ databaseUrl, dataDir, sqliteFile = 'supercurate.db' }: DbOptions): Db {
   if (databaseUrl) {
-    const pool = new (loadPg().Pool)({ connectionString: databaseUrl, max: 10 });
+    // pipeline: a query is written at once, not after the one before it answers (withNamedStatements).
+    const pool = new (loadPg().Pool)({ connectionString: databaseUrl, max: 10, pipeline: true });
     const kysely = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
     });
@@ -203,6 +204,11 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
+/** Kysely's BEGIN (begin, or start transaction with an isolation level or access mode). */
+const BEGIN = /^(begin|start transaction)\b/i;
+/** What Kysely reads of BEGIN's result: nothing but that it did not fail. */
+const BEGUN = { command: 'BEGIN', rowCount: null, rows: [] } as unknown as PG.QueryResult;
+
 /** SQL texts prepared as named statements; further texts run unnamed (bounds the backends' memory). */
 const NAMED_STATEMENTS = 500;
 
@@ -232,10 +238,36 @@ function withNamedStatements(pool: PG.Pool): PostgresPool {
     // young-generation collections and were promoted to the old one (~12 kB a page of cards, as
     // many bytes as its rows), filling it for the next full collection; through a callback they
     // die young, as with SQLite (docs/decisions.md).
+    const send = (text: string, values: readonly unknown[], done: (err: Error | undefined, result: PG.QueryResult) => void) => {
+      const config = { name: values.length > 0 && !values.some(Array.isArray) ? nameOf(text) : undefined, text, values: [...values] };
+      client.query(config, done);
+    };
+    /**
+     * A transaction's BEGIN waits here and is written with its first statement: one round trip
+     * less per transaction (each costs our process a wake-up, a write and a read). In pipeline
+     * mode pg writes both at once and answers them in order; should BEGIN fail, so does that
+     * statement, and Kysely rolls back as for any failed statement.
+     */
+    let begin: string | null = null;
     const query = (text: string, values: readonly unknown[]) =>
       new Promise<PG.QueryResult>((resolve, reject) => {
-        const config = { name: values.length > 0 && !values.some(Array.isArray) ? nameOf(text) : undefined, text, values: [...values] };
-        client.query(config, (err: Error | undefined, result: PG.QueryResult) => (err ? reject(err) : resolve(result)));
+        if (BEGIN.test(text) && begin === null) {
+          begin = text;
+          resolve(BEGUN);
+          return;
+        }
+        let failed: Error | undefined;
+        const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+        const pending = begin;
+        if (pending !== null) {
+          stream.cork();
+          send(pending, [], (err) => {
+            failed = err;
+          });
+          begin = null;
+        }
+        send(text, values, (err, result) => (err || failed ? reject(err ?? failed) : resolve(result)));
+        if (pending !== null) stream.uncork();
       });
     return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
   };

@@ -162,6 +162,42 @@ for (const database of databases) {
           expect(statements.some((s) => s.includes('cardinality'))).toBe(false);
         });
       });
+
+      it("begins a transaction with its first statement, keeping a transaction's statements, isolation level and rollback", async () => {
+        await sql`create table pipelined (n int primary key)`.execute(db.kysely);
+        const txid = sql<{ id: string }>`select txid_current()::text as id`;
+        const ids = await db.kysely.transaction().execute(async (trx) => {
+          await sql`insert into pipelined values (${1})`.execute(trx);
+          return [(await txid.execute(trx)).rows[0]?.id, (await txid.execute(trx)).rows[0]?.id];
+        });
+        expect(ids[0]).toBeDefined();
+        expect(ids[1]).toBe(ids[0]);
+        const level = await db.kysely
+          .transaction()
+          .setIsolationLevel('serializable')
+          .execute(async (trx) => (await sql<{ level: string }>`select current_setting('transaction_isolation') as level`.execute(trx)).rows[0]?.level);
+        expect(level).toBe('serializable');
+        // A failing statement, first or later, rolls back everything before it; the connections stay usable.
+        await expect(db.kysely.transaction().execute((trx) => sql`insert into pipelined values (${1})`.execute(trx))).rejects.toThrow(/duplicate key/);
+        await expect(
+          db.kysely.transaction().execute(async (trx) => {
+            await sql`insert into pipelined values (${2})`.execute(trx);
+            await sql`insert into pipelined values (${1})`.execute(trx);
+          }),
+        ).rejects.toThrow(/duplicate key/);
+        await expect(
+          db.kysely.transaction().execute(async (trx) => {
+            await sql`insert into pipelined values (${3})`.execute(trx);
+            throw new Error('changed my mind');
+          }),
+        ).rejects.toThrow('changed my mind');
+        // A transaction that runs no statement commits nothing and leaves no transaction open.
+        await db.kysely.transaction().execute(async () => undefined);
+        const left = await sql<{ n: number }>`select n from pipelined order by n`.execute(db.kysely);
+        expect(left.rows).toEqual([{ n: 1 }]);
+        const open = await db.kysely.connection().execute((conn) => sql<{ id: string | null }>`select txid_current_if_assigned()::text as id`.execute(conn));
+        expect(open.rows[0]?.id).toBeNull();
+      });
     }
   });
 }
