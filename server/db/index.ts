@@ -251,23 +251,25 @@ function withNamedStatements(pool: PG.Pool): PostgresPool {
     let begin: string | null = null;
     const query = (text: string, values: readonly unknown[]) =>
       new Promise<PG.QueryResult>((resolve, reject) => {
-        if (BEGIN.test(text) && begin === null) {
+        const pending = begin;
+        if (pending === null && BEGIN.test(text)) {
           begin = text;
           resolve(BEGUN);
           return;
         }
-        let failed: Error | undefined;
-        const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-        const pending = begin;
-        if (pending !== null) {
-          stream.cork();
-          send(pending, [], (err) => {
-            failed = err;
-          });
-          begin = null;
+        if (pending === null) {
+          send(text, values, (err, result) => (err ? reject(err) : resolve(result)));
+          return;
         }
+        begin = null;
+        const { stream } = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection;
+        let failed: Error | undefined;
+        stream.cork();
+        send(pending, [], (err) => {
+          failed = err;
+        });
         send(text, values, (err, result) => (err || failed ? reject(err ?? failed) : resolve(result)));
-        if (pending !== null) stream.uncork();
+        stream.uncork();
       });
     return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
   };
