@@ -9,7 +9,8 @@ import { notFound } from '../errors';
 import { linkVisibleTo } from '../policies/links';
 import type { Viewer } from '../policies/viewer';
 
-// Each statement compiled once (server/db/query-templates.ts): a toggle runs three or four of them.
+// Each statement compiled once (server/db/query-templates.ts): on SQLite a toggle runs three or four
+// of them; on PostgreSQL one (toggleInOneStatement).
 
 type Q = Kysely<Database>;
 type Args = Record<'link' | 'user' | 'at', string>;
