@@ -28,6 +28,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // What a page shows after a click or a navigation is polled for up to 5 s (Playwright's own
+          // default for web-first assertions); Vitest's 1 s default failed on a slower CI machine.
+          expect: { poll: { timeout: 5_000 } },
           // One browser and one server per file; files run one after another on 2 cores.
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },

@@ -56,15 +56,30 @@ function parseMapping(raw: string | undefined): FolderMapping {
 }
 
 /**
- * An uploaded file's bytes. Not part.toBuffer(): it keeps them on the part, which the request
- * keeps, so a 10 MB file stayed in memory through the whole import that followed.
+ * An uploaded file's bytes, copied into one buffer as its chunks arrive. The buffer is sized from
+ * the request's Content-Length (never beyond the file's limit) and grows by doubling without one:
+ * joining the chunks of 2.7 MB at the end took 20-40 ms in one go on a slow machine (the faults of
+ * its fresh pages), while every other request waited. Not part.toBuffer(): it keeps the bytes on
+ * the part, which the request keeps, so a 10 MB file stayed in memory through the whole import.
  */
-async function wholeFile(stream: AsyncIterable<Buffer> & { truncated?: boolean }): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
+async function wholeFile(stream: AsyncIterable<Buffer> & { truncated?: boolean }, sizeHint: number): Promise<Buffer> {
+  let bytes = Buffer.allocUnsafeSlow(sizeHint);
+  let length = 0;
+  for await (const chunk of stream) {
+    if (length + chunk.length > bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * bytes.length, length + chunk.length));
+      bytes.copy(grown, 0, 0, length);
+      bytes = grown;
+    }
+    chunk.copy(bytes, length);
+    length += chunk.length;
+  }
   if (stream.truncated) throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);
-  return Buffer.concat(chunks);
+  return bytes.subarray(0, length);
 }
+
+/** What the request says it holds, as a size for its file's buffer: 0 when it doesn't say. */
+const declaredFileSize = (req: FastifyRequest) => Math.min(Number(req.headers['content-length']) || 0, BOOKMARKS_MAX_BYTES);
 
 /**
  * Receives the multipart upload's 'file' (400 without one, 413 beyond BOOKMARKS_MAX_BYTES), then
@@ -90,7 +105,7 @@ async function readBookmarkUpload(
         part.file.resume();
         continue;
       }
-      file = await wholeFile(part.file);
+      file = await wholeFile(part.file, declaredFileSize(req));
     }
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(BOOKMARK_MESSAGES.tooLarge);

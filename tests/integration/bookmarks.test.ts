@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { BOOKMARKS_CHUNK, BOOKMARKS_MAX_COUNT, type BookmarkImportSummary } from '../../shared/domain';
 import { parseBookmarks } from '../../server/services/bookmark-file';
+import { nestedBookmarkFile } from '../support/bookmark-files';
 import { CHROMIUM_BOOKMARKS_EXPECTED, CHROMIUM_BOOKMARKS_HTML } from '../support/chromium-bookmarks';
 import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -197,6 +198,30 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     expect(await db.selectFrom('links').select('id').where('user_id', '=', user.me.id).execute()).toEqual([]);
     expect(await db.selectFrom('supercurations').select('id').where('user_id', '=', user.me.id).execute()).toEqual([]);
     expect((await failure(testClient(ctx.server.url).api.previewBookmarks(new Blob([FILE])))).status).toBe(401);
+  });
+
+  it('reads a file sent in chunks without a Content-Length as one sent whole', async () => {
+    const user = await signedInUser(ctx.server.url);
+    const html = nestedBookmarkFile(3, 8_000);
+    expect(html.length).toBeGreaterThan(300_000);
+    const encoded = new Request('http://upload.invalid/', { method: 'POST', body: form(html) });
+    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 10_000) controller.enqueue(bytes.slice(at, at + 10_000));
+        controller.close();
+      },
+    });
+    const res = await user.fetch(`${ctx.server.url}/api/import/bookmarks/preview`, {
+      method: 'POST',
+      headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    const expected = { bookmarks: 8_000, loose: 0, folders: [{ title: 'f0 / f1 / f2', count: 8_000 }], flattenedFolders: 0 };
+    expect(await res.json()).toEqual(expected);
+    expect(await user.api.previewBookmarks(new Blob([html], { type: 'text/html' }))).toEqual(expected);
   });
 
   it('maps folders to an own collection or to none, as the user chose', async () => {
