@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { BOOKMARKS_CHUNK, BOOKMARKS_MAX_COUNT, type BookmarkImportSummary } from '../../shared/domain';
 import { parseBookmarks } from '../../server/services/bookmark-file';
-import { nestedBookmarkFile } from '../support/bookmark-files';
+import { multipartUpload, nestedBookmarkFile } from '../support/bookmark-files';
 import { CHROMIUM_BOOKMARKS_EXPECTED, CHROMIUM_BOOKMARKS_HTML } from '../support/chromium-bookmarks';
 import { failure, signedInUser, testClient } from '../support/client';
 import { describeEachDatabase } from '../support/each-database';
@@ -204,8 +204,7 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     const user = await signedInUser(ctx.server.url);
     const html = nestedBookmarkFile(3, 8_000);
     expect(html.length).toBeGreaterThan(300_000);
-    const encoded = new Request('http://upload.invalid/', { method: 'POST', body: form(html) });
-    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    const { contentType, bytes } = await multipartUpload(html);
     const chunks = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let at = 0; at < bytes.length; at += 10_000) controller.enqueue(bytes.slice(at, at + 10_000));
@@ -214,7 +213,7 @@ describeEachDatabase('bookmark files (import and export)', (ctx) => {
     });
     const res = await user.fetch(`${ctx.server.url}/api/import/bookmarks/preview`, {
       method: 'POST',
-      headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
+      headers: { 'content-type': contentType },
       body: chunks,
       duplex: 'half',
     } as RequestInit);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BOOKMARK_FOLDER_MAX_DEPTH, type BookmarkFilePreview } from '../../shared/domain';
-import { nestedBookmarkFile } from '../support/bookmark-files';
+import { multipartUpload, nestedBookmarkFile } from '../support/bookmark-files';
 import { signedInUser } from '../support/client';
 import { testDatabases } from '../support/databases';
 import { whileHealthIsPolled } from '../support/health-probe';
@@ -14,14 +14,8 @@ const databases = await testDatabases();
  * its own stall, not the server.
  */
 const upload = async (html: string): Promise<RequestInit> => {
-  const data = new FormData();
-  data.append('file', new Blob([html], { type: 'text/html' }), 'bookmarks.html');
-  const encoded = new Request('http://upload.invalid/', { method: 'POST', body: data });
-  return {
-    method: 'POST',
-    headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
-    body: new Uint8Array(await encoded.arrayBuffer()),
-  };
+  const { contentType, bytes } = await multipartUpload(html);
+  return { method: 'POST', headers: { 'content-type': contentType }, body: bytes };
 };
 
 /**

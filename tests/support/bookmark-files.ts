@@ -14,6 +14,14 @@ export function nestedBookmarkFile(depth: number, count: number, host = 'deep.ex
   return parts.join('');
 }
 
+/** `html` as the multipart body of an upload's field 'file' (bookmarks.html): its bytes and content type. */
+export async function multipartUpload(html: string): Promise<{ contentType: string; bytes: Uint8Array<ArrayBuffer> }> {
+  const data = new FormData();
+  data.append('file', new Blob([html], { type: 'text/html' }), 'bookmarks.html');
+  const encoded = new Request('http://upload.invalid/', { method: 'POST', body: data });
+  return { contentType: encoded.headers.get('content-type') ?? '', bytes: new Uint8Array(await encoded.arrayBuffer()) };
+}
+
 /** A bookmark as an import reader gave it, in a shape easy to compare (dates as ISO text). */
 export const comparableBookmark = (b: ParsedBookmark) => ({
   row: b.row,
