@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { type FediverseFollower, type FediverseFollowers, SUPERCURATION_MESSAGES } from '../../shared/domain';
 import { requireFediverseFollowers } from '../access/supercurations';
 import type { Db } from '../db';
@@ -45,31 +45,29 @@ export interface AudienceRow {
   owner_followers: number | null;
 }
 
+/** AudienceRow's owner_followers, of the collection row named `table` in the query. */
+export const ownerFollowers = (table: 'supercurations' | 's') =>
+  sql<number | null>`(select profiles.fediverse_followers_count from profiles where profiles.user_id = ${sql.ref(`${table}.user_id`)})`.as('owner_followers');
+
 /** The columns of AudienceRow, for a `returning` or a `select` on supercurations. */
-export const audienceColumns = (eb: ExpressionBuilder<Database, 'supercurations'>) =>
-  [
-    'supercurations.id',
-    'supercurations.user_id',
-    'supercurations.is_public',
-    'supercurations.fediverse_followers_count',
-    eb
-      .selectFrom('profiles')
-      .select('profiles.fediverse_followers_count')
-      .whereRef('profiles.user_id', '=', 'supercurations.user_id')
-      .as('owner_followers'),
-  ] as const;
+export const AUDIENCE_COLUMNS = ['supercurations.id', 'supercurations.user_id', 'supercurations.is_public', 'supercurations.fediverse_followers_count', ownerFollowers('supercurations')] as const;
 
 /** The audience rows of these collections (a write that did not return them). */
 export const audienceOf = (trx: Q, ids: readonly string[]): Promise<AudienceRow[]> =>
-  ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('supercurations').select(audienceColumns).where('id', 'in', [...ids]).execute();
+  ids.length === 0 ? Promise.resolve([]) : trx.selectFrom('supercurations').select(AUDIENCE_COLUMNS).where('id', 'in', [...ids]).execute();
 
-const ownerHears = (r: AudienceRow) => r.is_public === 1 && Number(r.owner_followers ?? 0) > 0;
+type Heard = Pick<AudienceRow, 'is_public' | 'fediverse_followers_count' | 'owner_followers'>;
+
+const ownerHears = (r: Heard) => r.is_public === 1 && Number(r.owner_followers ?? 0) > 0;
+
+/** Whether someone remote hears of what happens in this collection. */
+export const heardRemotely = (r: Heard) => Number(r.fediverse_followers_count) > 0 || ownerHears(r);
 
 /**
  * Of collections read with their counters (a write that touches their rows anyway returns them),
  * those someone remote hears of: the others have nothing to send, and skip the reads.
  */
-export const followedRemotely = (rows: readonly AudienceRow[]) => rows.filter((r) => Number(r.fediverse_followers_count) > 0 || ownerHears(r));
+export const followedRemotely = (rows: readonly AudienceRow[]) => rows.filter(heardRemotely);
 
 /** A new delivery, due now. */
 const deliveryRow = (at: string, d: Pick<Delivery, 'supercuration_id' | 'link_id' | 'activity' | 'inbox_uri'> & Partial<Pick<Delivery, 'user_id' | 'follow_uri' | 'follower_uri'>>) => ({

@@ -25,7 +25,7 @@ import {
 } from './memberships';
 import { restartLinkCheck } from './link-checks';
 import type { ReadableCopy } from '../readable/extract';
-import { audienceColumns, audienceOf, followedRemotely, queueDeliveries } from './fediverse';
+import { AUDIENCE_COLUMNS, audienceOf, followedRemotely, queueDeliveries } from './fediverse';
 import { type FactColumns, NO_FACT_COLUMNS, cachedFacts } from './link-facts';
 import { enqueueLinkPreviews } from './import-previews';
 import { keepExtensionCopy, restartReadableCopy } from './readable-copies';
@@ -458,7 +458,7 @@ export async function deleteLink(db: Db, viewer: Viewer, id: string): Promise<vo
       .updateTable('supercurations')
       .set({ links_count: decrement('links_count') })
       .where('id', 'in', (eb) => eb.selectFrom('supercuration_links').select('supercuration_id').where('link_id', '=', id))
-      .returning(audienceColumns)
+      .returning(AUDIENCE_COLUMNS)
       .execute();
     if (link.original_post_id) {
       await trx

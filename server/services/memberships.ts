@@ -9,7 +9,7 @@ import type { Database } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { SupercurationAccess } from '../policies/supercurations';
 import type { Viewer } from '../policies/viewer';
-import { type AudienceRow, audienceColumns, followedRemotely, queueDeliveries } from './fediverse';
+import { type AudienceRow, AUDIENCE_COLUMNS, followedRemotely, queueDeliveries } from './fediverse';
 
 /**
  * Link-in-collection membership (SPEC §4/§7), shared by the links and supercurations services.
@@ -109,7 +109,7 @@ export const countAddedQuery = (db: Q, a: Record<string, string>, shape: string)
     .updateTable('supercurations')
     .set({ links_count: increment('links_count') })
     .where('id', 'in', idArgs(a, shape))
-    .returning(audienceColumns);
+    .returning(AUDIENCE_COLUMNS);
 const countAdded = queryTemplate<string, AudienceRow>(countAddedQuery);
 
 /**
@@ -223,7 +223,7 @@ export async function removeFromCollections(
       .updateTable('supercurations')
       .set({ links_count: decrement('links_count') })
       .where('id', 'in', removedIds)
-      .returning(audienceColumns)
+      .returning(AUDIENCE_COLUMNS)
       .execute();
     await queueDeliveries(trx, 'delete', followedRemotely(counted), linkId);
   }

@@ -19,10 +19,11 @@ const docArg = (column: string) => `doc_${column}`;
 /**
  * The link's row and its jobs row (withNewLinkRow), the collection's links_count + 1 (countAddedQuery,
  * id0), the membership (insertMembersQuery, with its duplicate check) and the search document
- * (searchUpsert, doc_ arguments), as one statement; answers the collection's audience row and how
- * many memberships went in (0: a link with that URL is in it already).
+ * (searchUpsert, doc_ arguments), as one statement; answers the collection's audience row. A link with
+ * that URL in the collection already makes the statement fail (`added`: 1 / 0, DUPLICATE_URL), so
+ * that nothing of it is written and the transaction can't commit, whether or not its answer was read.
  */
-const insertWithMembership = queryTemplate<string, AudienceRow & { added: number | string }>((db, a) =>
+const insertWithMembership = queryTemplate<string, AudienceRow>((db, a) =>
   withNewLinkRow(db, a)
     .with('c', () => countAddedQuery(db, a, '1'))
     .with('m', () => insertMembersQuery(db, a, '1 url'))
@@ -30,8 +31,14 @@ const insertWithMembership = queryTemplate<string, AudienceRow & { added: number
     .with('d', () => sql`(${searchUpsert([Object.fromEntries(SEARCH_ROW_COLUMNS.map((c) => [c, a[docArg(c)] ?? ''])) as Record<(typeof SEARCH_ROW_COLUMNS)[number], string>])})`)
     .selectFrom('c')
     .selectAll('c')
-    .select(sql<number | string>`(select count(*) from m)`.as('added')),
+    .select(sql<number>`1 / (select count(*) from m)`.as('added')),
 );
+
+/** PostgreSQL's division_by_zero: insertWithMembership's duplicate URL. */
+const DUPLICATE_URL = '22012';
+
+/** Settles when the new resource's statement has answered; fails as the add does (409 on a duplicate URL). */
+export type Written = Promise<void>;
 
 /**
  * Add New Resource of a new link to one collection on PostgreSQL, inside the caller's transaction,
@@ -39,8 +46,13 @@ const insertWithMembership = queryTemplate<string, AudienceRow & { added: number
  * duplicate check, in a statement that starts after it, sees every membership committed before. What
  * insertLink, addToCollections and indexNewLinks write, in one statement where they take five:
  * each statement is a round trip, ~85 µs of our CPU and ~20 µs of the database's beside its work
- * (docs/decisions.md). Topics, when given, are two statements more, as in insertLink. A link with
- * the URL already in the collection is refused (409), and the caller's transaction rolls back.
+ * (docs/decisions.md). Topics, when given, are two statements more, as in insertLink; so are the
+ * deliveries of a collection someone remote hears of (`heard`).
+ *
+ * Without either, nothing waits for the statement's answer: pg (pipeline mode) writes it when it is
+ * called, so the caller's `commit`, written after it, follows it in the same round trip. The caller
+ * awaits `written` after the commit: should the statement fail, PostgreSQL answers that `commit`
+ * with a rollback, and `written` fails with the add's error (409 on a duplicate URL).
  */
 export async function insertNewResource(
   trx: Q,
@@ -48,8 +60,8 @@ export async function insertNewResource(
   collection: Authorized<LoadedAccess, 'edit'>,
   id: string,
   input: CreateLink & { url: string },
-  known: { avatarKey: string | null; facts: FactColumns | null },
-): Promise<NewLink> {
+  known: { avatarKey: string | null; facts: FactColumns | null; heard: boolean },
+): Promise<{ link: NewLink; written: Written }> {
   const names = await assertOwnTopics(trx, viewer.id, input.topicIds);
   const row = newLinkColumns(viewer, id, input, known.facts);
   const link = newLinkOf(row, viewer, known.avatarKey, names, null);
@@ -57,10 +69,23 @@ export async function insertNewResource(
   const args: Record<string, unknown> = Object.fromEntries(LINK_COLUMNS.map((c) => [c, row[c]]));
   Object.assign(args, { needs_facts: known.facts === null ? 1 : 0, id0: collection.id, link: id, user: viewer.id, at: row.created_at });
   for (const [column, value] of Object.entries(newDocumentRow(document))) args[docArg(column)] = value;
-  const [counted] = await insertWithMembership(trx, args);
-  if (!counted) throw notFound(SUPERCURATION_MESSAGES.notFound);
-  if (Number(counted.added) !== 1) throw duplicateLink();
-  await queueDeliveries(trx, 'create', followedRemotely([counted]), id);
+  const counted = insertWithMembership(trx, args).then(
+    ([audience]) => {
+      if (!audience) throw notFound(SUPERCURATION_MESSAGES.notFound);
+      return audience;
+    },
+    (err: unknown) => {
+      throw (err as { code?: unknown }).code === DUPLICATE_URL ? duplicateLink() : err;
+    },
+  );
+  const added = { link: { ...link, document } };
+  if (!known.heard && input.topicIds.length === 0) {
+    const written = counted.then(() => undefined);
+    // Awaited by the caller once the transaction is over; until then its failure is not unhandled.
+    written.catch(() => undefined);
+    return { ...added, written };
+  }
+  await queueDeliveries(trx, 'create', followedRemotely([await counted]), id);
   await insertTopics(trx, id, viewer.id, input.topicIds);
-  return { ...link, document };
+  return { ...added, written: Promise.resolve() };
 }

@@ -34,7 +34,8 @@ import { linkOf } from '../presenters/links';
 import { type DocumentSource, indexNewLinks, reindexLinks } from '../db/link-search';
 import { windowStart } from './feed';
 import { type NewLink, getLink, insertLink, linkCards, toLinks } from './links';
-import { insertNewResource } from './new-resource-postgres';
+import { type Written, insertNewResource } from './new-resource-postgres';
+import { type AudienceRow, heardRemotely, ownerFollowers } from './fediverse';
 import { addToCollections, lockCollections, removeFromCollections } from './memberships';
 import { cachedFactsOf, previewUrl } from './link-facts';
 import { cachedFactsSubquery } from '../preview/cache';
@@ -188,14 +189,16 @@ export async function listResources(
  * the viewer's avatar key (a new link's card shows it) and, with a URL (shape 'url'), the viewer's
  * own link with that URL, the original first, then the oldest, and the URL's cached facts (a new
  * link stores them: cachedFactsOf). Shape 'url lock' (PostgreSQL) also locks the collection's row
- * for the rest of the transaction, as its counter's update would (insertNewResource).
+ * for the rest of the transaction, as its counter's update would, and reads who remote hears of it
+ * (insertNewResource; those two columns are in that shape only).
  */
 const addContext = queryTemplate<
   'viewer' | 'id' | 'url' | 'page' | 'now',
-  AccessRow & { own_link_id: string | null; avatar_key: string | null; preview_facts: string | null }
+  AccessRow & { own_link_id: string | null; avatar_key: string | null; preview_facts: string | null } & Pick<AudienceRow, 'fediverse_followers_count' | 'owner_followers'>
 >((db, a, shape) =>
   collectionAccess(db, a.viewer)
     .where('s.id', '=', a.id)
+    .$if(shape === 'url lock', (q) => q.select(['s.fediverse_followers_count', ownerFollowers('s')]))
     .select((eb) => [
       eb.selectFrom('profiles').select('profiles.avatar_key').where('profiles.user_id', '=', a.viewer).as('avatar_key'),
       ...(shape.startsWith('url')
@@ -244,6 +247,7 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
   const url = input.link?.url ?? null;
   const inOneStatement = url !== null && collections.length === 1 && db.dialect === 'postgres';
   let created: Link | undefined;
+  let written: Written | undefined;
   const add = async (trx: Q) => {
     const shape = url === null ? '' : inOneStatement ? 'url lock' : 'url';
     const [context] = await addContext(trx, { viewer: viewer.id, id, url, page: url && previewUrl(url), now: now() }, shape);
@@ -269,8 +273,12 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
       const known = { avatarKey: context?.avatar_key ?? null, facts: cachedFactsOf(url, context?.preview_facts ?? null) };
       let inserted: NewLink | null = null;
       if (context?.own_link_id) await addToCollections(trx, target, viewer, access, { url });
-      else if (inOneStatement) inserted = await insertNewResource(trx, viewer, collection, target, { ...input.link, url: url as string }, known);
-      else {
+      else if (inOneStatement) {
+        const heard = heardRemotely(context as NonNullable<typeof context>);
+        const added = await insertNewResource(trx, viewer, collection, target, { ...input.link, url: url as string }, { ...known, heard });
+        inserted = added.link;
+        written = added.written;
+      } else {
         inserted = await insertLink(trx, viewer, target, input.link, known);
         await addToCollections(trx, target, viewer, access, { url });
         newDocument = { ...inserted.document, collectionIds: access.map((a) => a.id) };
@@ -294,6 +302,7 @@ export async function addResource(db: Db, viewer: Viewer, id: string, input: Add
   // Adds that lock their collection's row in their first query wait here for it, not at the lock.
   const onPostgres = () => (inOneStatement ? addsByCollection(id, alone) : alone());
   const linkId = await (db.dialect === 'sqlite' ? addsTogether(db.kysely, add) : onPostgres());
+  await written;
   return created ?? ((await getLink(db, linkId, viewer)) as Link);
 }
 

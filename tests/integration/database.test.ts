@@ -198,6 +198,28 @@ for (const database of databases) {
         const open = await db.kysely.connection().execute((conn) => sql<{ id: string | null }>`select txid_current_if_assigned()::text as id`.execute(conn));
         expect(open.rows[0]?.id).toBeNull();
       });
+
+      it('writes a statement the transaction does not wait for before its commit: it runs inside it, and its failure rolls the commit back', async () => {
+        await sql`create table behind_commit (n int primary key, tx text not null)`.execute(db.kysely);
+        const write = (trx: typeof db.kysely, n: number) => sql`insert into behind_commit values (${n}, txid_current()::text)`.execute(trx);
+        const run = async (first: number, behind: number) => {
+          let pending: Promise<unknown> = Promise.resolve();
+          await db.kysely.transaction().execute(async (trx) => {
+            await write(trx, first);
+            // As insertNewResource does: handed to pg, not awaited, so Kysely's commit goes right behind it.
+            pending = write(trx, behind).then(() => null, (err: Error) => err);
+          });
+          return pending;
+        };
+        expect(await run(1, 2)).toBeNull();
+        const rows = await sql<{ n: number; tx: string }>`select n, tx from behind_commit order by n`.execute(db.kysely);
+        expect(rows.rows.map((r) => r.n)).toEqual([1, 2]);
+        expect(rows.rows[1]?.tx).toBe(rows.rows[0]?.tx);
+        // The statement behind fails (a duplicate key): PostgreSQL answers the commit with a rollback.
+        expect(String(await run(3, 1))).toMatch(/duplicate key/);
+        const left = await sql<{ n: number }>`select n from behind_commit order by n`.execute(db.kysely);
+        expect(left.rows.map((r) => r.n)).toEqual([1, 2]);
+      });
     }
   });
 }
