@@ -236,8 +236,9 @@ const addsTogether = groupCommit<Database>();
  * On PostgreSQL the collections' rows are locked only for the membership writes at the end (not
  * while the link is read or written; addToCollections' counter update takes the lock), since
  * every writer of a collection queues on that lock; except for a new link to one collection, the
- * common case, which takes four round trips (insertNewResource) where it took seven, and locks its
- * collection in the first query. On SQLite, adds that arrive together share one transaction and
+ * common case, which takes two round trips where it took seven (`begin` with the first query,
+ * which locks its collection; `commit` right behind the statement of insertNewResource, whose
+ * answer, `written`, is awaited after the transaction). On SQLite, adds that arrive together share one transaction and
  * its commit, each in a savepoint (groupCommit). A new link is answered from what was just
  * written (its row, its collections' access rows: a new link has no likes and no tags); a saved or
  * reused link, which has its own likes, collections and tags, is read back after the commit.
