@@ -16,7 +16,7 @@ import type { Database } from '../db/schema';
 import { ftsMatch, pgSearchCondition, pgSearchText, pgTsqueryOf, searchWords } from '../db/search';
 import type { Viewer } from '../policies/viewer';
 import { toSummaries } from '../presenters/supercurations';
-import { LIST_TAG, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
+import { LIST_TAG, SUMMARY_COLUMNS, type SummaryColumns, type SummaryRow, newestFirst, pageOf, summariesOf, summaryRows } from './supercurations';
 
 type Q = Kysely<Database>;
 export type DirectoryParams = z.output<typeof directoryQuerySchema>;
@@ -69,7 +69,7 @@ export const PG_SEARCH_WINDOW = 1000;
  *    the page is sorted from them. Its one-time filter keeps the function from running at all
  *    after a full first step.
  * One statement with the page's summary rows (one more than a page): each statement is a round
- * trip (docs/decisions.md). The shape is the focus category, whether there is a cursor and viewerShape.
+ * trip (docs/decisions.md); both steps read the cards' columns with their rows. The shape is the focus category, whether there is a cursor and viewerShape.
  */
 const pgSearchPage = queryTemplate<'viewer' | 'tsquery' | 'after0' | 'after1', SummaryRow>((db, a, shape) => {
   const [focusKey, page, who = ''] = shape.split(' ');
@@ -77,23 +77,24 @@ const pgSearchPage = queryTemplate<'viewer' | 'tsquery' | 'after0' | 'after1', S
   const match = pgSearchCondition(a.tsquery);
   const keyset = page === 'after' ? sql`and ${keysetAfter(['s.created_at', 's.id'], 'desc', [a.after0, a.after1])}` : sql``;
   const focus = focusKey ? inFocus(focusKey as FocusCategory) : sql<boolean>`true`;
-  const ids = sql`with recent as materialized (
-      select id from (
-        select s.id, s.created_at, ${match} as hit, ${focus} as in_focus
+  // The cards' own columns come with the hits: no second lookup of each row by its id.
+  const columns = (table: string) => sql.join([...SUMMARY_COLUMNS, 'topics_json'].map((c) => sql.ref(`${table}.${c}`)));
+  const hits = sql<SummaryColumns>`(with recent as materialized (
+      select ${columns('w')} from (
+        select ${columns('s')}, ${match} as hit, ${focus} as in_focus
         from supercurations s where s.is_public = 1 ${keyset}
         order by s.created_at desc, s.id desc limit ${sql.lit(PG_SEARCH_WINDOW)}
       ) w where hit and in_focus order by created_at desc, id desc limit ${sql.lit(size + 1)}
     ), rare as materialized (
-      select s.id from (select * from directory_hits(${pgTsqueryOf(a.tsquery)}) where (select count(*) from recent) <= ${sql.lit(size)}) s
-      where s.is_public = 1 ${keyset} and ${focus}
-      order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}
+      select ${columns('r')} from supercurations r where r.id in (
+        select s.id from (select * from directory_hits(${pgTsqueryOf(a.tsquery)}) where (select count(*) from recent) <= ${sql.lit(size)}) s
+        where s.is_public = 1 ${keyset} and ${focus}
+        order by s.created_at desc, s.id desc limit ${sql.lit(size + 1)}
+      )
     )
-    select id from recent where (select count(*) from recent) > ${sql.lit(size)}
-    union all select id from rare`;
-  return summaryRows(db, viewerOfShape(who, a.viewer))
-    .where(sql<boolean>`s.id in (${ids})`)
-    .orderBy('s.created_at', 'desc')
-    .orderBy('s.id', 'desc');
+    select * from recent where (select count(*) from recent) > ${sql.lit(size)}
+    union all select * from rare)`;
+  return summaryRows(db, viewerOfShape(who, a.viewer), hits).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc');
 });
 
 export function pgSearch(db: Q, viewer: Viewer | null, words: readonly string[], q: DirectoryParams): Promise<SummaryRow[]> {

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import {
   type CreateSupercuration,
@@ -51,30 +51,40 @@ const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN')
  * PostgreSQL joined a page of 24 by hashing the whole user and profiles tables (~2 ms a page with
  * 2,000 users, growing with them).
  */
-export function summaryRows(db: Q, viewerId: string | null) {
+/** The columns of a collection's row that its card (summaryRows) shows, with topics_json. */
+export const SUMMARY_COLUMNS = [
+  'id',
+  'user_id',
+  'title',
+  'description',
+  'thumbnail_url',
+  'is_public',
+  'slug',
+  'links_count',
+  'followers_count',
+  'fediverse_followers_count',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A collection's row as its card reads it (summaryRows' `rows`). */
+export type SummaryColumns = Pick<Selectable<Database['supercurations']>, (typeof SUMMARY_COLUMNS)[number] | 'topics_json'>;
+
+/**
+ * Collections' cards, with their owners' names and avatars and the viewer's rows; from the
+ * collections table, or from `rows`: SUMMARY_COLUMNS of collections a query read already (no
+ * second lookup of each row by its id).
+ */
+export function summaryRows(db: Q, viewerId: string | null, rows?: RawBuilder<SummaryColumns>) {
   /** The viewer's id when this table has their row for the collection; null, without a lookup, for a visitor. */
   const viewerRow = (table: 'collaborators' | 'supercuration_followers') =>
     viewerId === null
       ? sql<string | null>`null`
       : sql<string | null>`(select v.user_id from ${sql.table(table)} v where v.supercuration_id = s.id and v.user_id = ${viewerId})`;
-  return db
-    .selectFrom('supercurations as s')
-    .select([
-      's.id',
-      's.user_id',
-      's.title',
-      's.description',
-      's.thumbnail_url',
-      's.is_public',
-      's.slug',
-      's.links_count',
-      's.followers_count',
-      's.fediverse_followers_count',
-      's.created_at',
-      's.updated_at',
-      // Stored with the row (./collection-topics.ts): no subquery per card.
-      sql<string | StoredTopic[]>`s.topics_json`.as('topics_json'),
-    ])
+  return (rows ? db.selectFrom(rows.as('s')) : db.selectFrom('supercurations as s'))
+    .select(SUMMARY_COLUMNS.map((c) => `s.${c}` as const))
+    // Stored with the row (./collection-topics.ts): no subquery per card.
+    .select(sql<string | StoredTopic[]>`s.topics_json`.as('topics_json'))
     .select((eb) => [
       eb.selectFrom('user as u').select('u.name').whereRef('u.id', '=', 's.user_id').as('owner_name'),
       eb.selectFrom('profiles as p').select('p.avatar_key').whereRef('p.user_id', '=', 's.user_id').as('owner_avatar_key'),
