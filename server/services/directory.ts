@@ -69,7 +69,8 @@ export const PG_SEARCH_WINDOW = 1000;
  *    the page is sorted from them. Its one-time filter keeps the function from running at all
  *    after a full first step.
  * One statement with the page's summary rows (one more than a page): each statement is a round
- * trip (docs/decisions.md); both steps read the cards' columns with their rows. The shape is the focus category, whether there is a cursor and viewerShape.
+ * trip (docs/decisions.md); both steps read the cards' columns with their rows. The shape is the
+ * focus category, whether there is a cursor and viewerShape.
  */
 const pgSearchPage = queryTemplate<'viewer' | 'tsquery' | 'after0' | 'after1', SummaryRow>((db, a, shape) => {
   const [focusKey, page, who = ''] = shape.split(' ');

@@ -238,8 +238,8 @@ const addsTogether = groupCommit<Database>();
  * every writer of a collection queues on that lock; except for a new link to one collection, the
  * common case, which takes two round trips where it took seven (`begin` with the first query,
  * which locks its collection; `commit` right behind the statement of insertNewResource, whose
- * answer, `written`, is awaited after the transaction). On SQLite, adds that arrive together share one transaction and
- * its commit, each in a savepoint (groupCommit). A new link is answered from what was just
+ * answer, `written`, is awaited after the transaction). On SQLite, adds that arrive together
+ * share one transaction and its commit, each in a savepoint (groupCommit). A new link is answered from what was just
  * written (its row, its collections' access rows: a new link has no likes and no tags); a saved or
  * reused link, which has its own likes, collections and tags, is read back after the commit.
  */
