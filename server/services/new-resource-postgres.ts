@@ -78,14 +78,14 @@ export async function insertNewResource(
       throw (err as { code?: unknown }).code === DUPLICATE_URL ? duplicateLink() : err;
     },
   );
-  const added = { link: { ...link, document } };
+  const added = { ...link, document };
   if (!known.heard && input.topicIds.length === 0) {
     const written = counted.then(() => undefined);
     // Awaited by the caller once the transaction is over; until then its failure is not unhandled.
     written.catch(() => undefined);
-    return { ...added, written };
+    return { link: added, written };
   }
   await queueDeliveries(trx, 'create', followedRemotely([await counted]), id);
   await insertTopics(trx, id, viewer.id, input.topicIds);
-  return { ...added, written: Promise.resolve() };
+  return { link: added, written: Promise.resolve() };
 }

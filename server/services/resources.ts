@@ -239,9 +239,10 @@ const addsTogether = groupCommit<Database>();
  * common case, which takes two round trips where it took seven (`begin` with the first query,
  * which locks its collection; `commit` right behind the statement of insertNewResource, whose
  * answer, `written`, is awaited after the transaction). On SQLite, adds that arrive together
- * share one transaction and its commit, each in a savepoint (groupCommit). A new link is answered from what was just
- * written (its row, its collections' access rows: a new link has no likes and no tags); a saved or
- * reused link, which has its own likes, collections and tags, is read back after the commit.
+ * share one transaction and its commit, each in a savepoint (groupCommit). A new link is answered
+ * from what was just written (its row, its collections' access rows: a new link has no likes and no
+ * tags); a saved or reused link, which has its own likes, collections and tags, is read back after
+ * the commit.
  */
 export async function addResource(db: Db, viewer: Viewer, id: string, input: AddResource): Promise<Link> {
   const collections = [...new Set([id, ...(input.link?.supercurationIds ?? [])])];

@@ -44,14 +44,7 @@ const slugTaken = () => conflict(SUPERCURATION_MESSAGES.slugTaken, 'SLUG_TAKEN')
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/**
- * Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them
- * and follows them; for a visitor (no viewer) both are null without a lookup.
- * The owner's name and avatar are scalar subqueries (a primary-key lookup per row), not joins:
- * PostgreSQL joined a page of 24 by hashing the whole user and profiles tables (~2 ms a page with
- * 2,000 users, growing with them).
- */
-/** The columns of a collection's row that its card (summaryRows) shows, with topics_json. */
+/** The columns of a collection's row that its card (summaryRows) shows, besides topics_json. */
 export const SUMMARY_COLUMNS = [
   'id',
   'user_id',
@@ -71,9 +64,13 @@ export const SUMMARY_COLUMNS = [
 export type SummaryColumns = Pick<Selectable<Database['supercurations']>, (typeof SUMMARY_COLUMNS)[number] | 'topics_json'>;
 
 /**
- * Collections' cards, with their owners' names and avatars and the viewer's rows; from the
- * collections table, or from `rows`: SUMMARY_COLUMNS of collections a query read already (no
- * second lookup of each row by its id).
+ * Collections with their owner, their topics (unsorted) and whether the viewer collaborates on them
+ * and follows them; for a visitor (no viewer) both are null without a lookup.
+ * The owner's name and avatar are scalar subqueries (a primary-key lookup per row), not joins:
+ * PostgreSQL joined a page of 24 by hashing the whole user and profiles tables (~2 ms a page with
+ * 2,000 users, growing with them).
+ * The rows come from the collections table, or from `rows`: SummaryColumns of collections a query
+ * read already (no second lookup of each row by its id).
  */
 export function summaryRows(db: Q, viewerId: string | null, rows?: RawBuilder<SummaryColumns>) {
   /** The viewer's id when this table has their row for the collection; null, without a lookup, for a visitor. */
