@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres, rowsTemplate, withDb } from './query-templates';
 import type { Database } from './schema';
 import { foldAccents } from './search';
+import { FTS5_MERGE_PAGES, fts5Merge } from './fts5-merge';
 
 /**
  * The personal search index (issue 23; migrations 0021, 0022): one document per link, of its
@@ -297,22 +298,15 @@ export async function searchSegmentsPending(db: Q): Promise<boolean> {
   return Number(rows[0]?.v ?? FTS5_DEFAULTS.crisismerge) > FTS5_DEFAULTS.crisismerge;
 }
 
-/** FTS5 leaf pages written by one merge step: tens of milliseconds of one write transaction. */
-export const SEARCH_MERGE_PAGES = 256;
-
 /**
- * One step of merging a full build's segments, in its own transaction: FTS5's 'merge' command,
- * which writes at most `pages` leaf pages of merged segments and trims the merged part of its
- * inputs. FTS5 changes fewer than 2 rows when there was nothing left to merge (levels of fewer
- * than 4 segments); then `crisismerge` is put back. Returns whether work remains.
+ * One step of merging a full build's segments, in its own transaction (fts5Merge): levels of 4
+ * segments or more. When nothing was left to merge, `crisismerge` is put back. Returns whether
+ * work remains.
  */
-export async function mergeSearchSegments(db: Q, pages = SEARCH_MERGE_PAGES): Promise<boolean> {
+export async function mergeSearchSegments(db: Q, pages = FTS5_MERGE_PAGES): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (!(await searchSegmentsPending(trx))) return false;
-    const changes = async () => Number((await sql<{ n: number }>`select total_changes() as n`.execute(trx)).rows[0]?.n);
-    const before = await changes();
-    await sql`insert into link_search (link_search, rank) values ('merge', ${sql.lit(pages)})`.execute(trx);
-    if ((await changes()) - before >= 2) return true;
+    if (await fts5Merge(trx, 'link_search', pages)) return true;
     await fts5Option(trx, 'crisismerge', FTS5_DEFAULTS.crisismerge);
     return false;
   });
