@@ -1,15 +1,15 @@
 import { type Kysely, sql } from 'kysely';
-import { FTS5_MERGE_PAGES, fts5Merge } from './fts5-merge';
+import { fts5Merge } from './fts5-merge';
 import type { Database } from './schema';
 
 type Q = Kysely<Database>;
 
 /**
  * SQLite: the directory's FTS5 index (`supercurations_search`, server/db/search.ts) is merged back
- * into one segment once it holds more than this many. Every write of a public collection's title or
- * description adds a segment, and FTS5's own merging (4 a level) left 14 after 100,000 collections
- * were made one by one: a directory search then read each segment's postings, 87–111 µs of its
- * statement against 25–28 µs from one segment.
+ * into one segment once it holds more than this many. Each transaction writing public collections'
+ * titles or descriptions adds a segment, and FTS5's own merging (4 segments a level) left 14 after
+ * the bench wrote 100,000 collections: a directory search then read each segment's postings, 87–111
+ * µs of its statement against 25–28 µs from one segment.
  */
 export const DIRECTORY_SEGMENTS_MAX = 4;
 
@@ -20,9 +20,16 @@ export async function directorySegments(db: Q): Promise<number> {
 }
 
 /**
+ * Leaf pages a step of mergeDirectorySegments writes. Merging 100,000 collections' index (14
+ * segments) took ~1.1 s of CPU however it was cut; in steps of 64 pages the longest step, which
+ * other requests wait for, took 21 ms (median 5); in steps of 256, 45 ms.
+ */
+const DIRECTORY_MERGE_PAGES = 64;
+
+/**
  * One step of merging the directory index into one segment, in its own transaction (fts5Merge with
  * a negative count: FTS5's 'optimize', a step at a time). Returns whether work remains.
  */
-export function mergeDirectorySegments(db: Q, pages = FTS5_MERGE_PAGES): Promise<boolean> {
+export function mergeDirectorySegments(db: Q, pages = DIRECTORY_MERGE_PAGES): Promise<boolean> {
   return db.transaction().execute((trx) => fts5Merge(trx, 'supercurations_search', -pages));
 }
