@@ -1,39 +1,45 @@
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 
 /**
  * The poller, as plain JavaScript for a worker thread: GET /api/health again and again, one
- * request after another, each answer's time in ms. It says 'ready' after its warm-up answers
- * (not kept), and sends the times since then once told to stop.
+ * request after another. It posts two messages: { ready } after its warm-up answers (not kept),
+ * then, once told to stop, { healthMs, error }: each answer's time in ms since then, and what went
+ * wrong if an answer failed. A failure during the warm-up is posted at once, in place of { ready }.
  */
 const POLLER = `
 const { parentPort, workerData } = require('node:worker_threads');
-let stopped = false;
-parentPort.once('message', () => { stopped = true; });
+const stopped = new Promise((resolve) => parentPort.once('message', resolve));
+let stop = false;
+stopped.then(() => { stop = true; });
+const answerMs = async () => {
+  const t0 = performance.now();
+  const res = await fetch(workerData.url);
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error('health answered ' + res.status);
+  return performance.now() - t0;
+};
 (async () => {
   const healthMs = [];
-  let warm = false;
+  let ready = false;
+  let error = null;
   try {
-    while (!stopped) {
-      const t0 = performance.now();
-      const res = await fetch(workerData.url);
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error('health answered ' + res.status);
-      healthMs.push(performance.now() - t0);
-      if (!warm && healthMs.length === workerData.warmUp) {
-        warm = true;
-        healthMs.length = 0;
-        parentPort.postMessage({ ready: true });
-      }
-    }
-    parentPort.postMessage({ healthMs });
+    for (let i = 0; i < workerData.warmUp; i++) await answerMs();
+    parentPort.postMessage({ ready: true });
+    ready = true;
+    while (!stop) healthMs.push(await answerMs());
   } catch (err) {
-    parentPort.postMessage({ error: String(err) });
+    error = String(err);
   }
+  if (ready) await stopped;
+  parentPort.postMessage({ healthMs, error });
 })();
 `;
 
 /** Answers not counted, before `work` starts: a new thread's first fetches load and compile undici (40-90 ms). */
 const WARM_UP_ANSWERS = 20;
+
+type PollerMessage = { ready: true } | { healthMs: number[]; error: string | null };
 
 /**
  * Runs `work` while GET /api/health is asked again and again, one request after another: the
@@ -48,33 +54,23 @@ export async function whileHealthIsPolled<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; slowestHealthMs: number; healthMs: number[] }> {
   const poller = new Worker(POLLER, { eval: true, workerData: { url: `${baseUrl}/api/health`, warmUp: WARM_UP_ANSWERS } });
-  let started!: () => void;
-  let failed!: (err: Error) => void;
-  const ready = new Promise<void>((resolve, reject) => {
-    started = resolve;
-    failed = reject;
-  });
-  const polled = new Promise<number[]>((resolve, reject) => {
-    const fail = (err: Error) => {
-      failed(err);
-      reject(err);
-    };
-    poller.on('error', fail);
-    poller.on('message', (message: { ready?: true; healthMs?: number[]; error?: string }) => {
-      if (message.error) fail(new Error(message.error));
-      else if (message.ready) started();
-      else resolve(message.healthMs ?? []);
-    });
-  });
-  // Awaited below; when `work` throws first, its rejection is not the one to report.
-  polled.catch(() => undefined);
-  await ready;
-  let result: T;
+  // once() also rejects when the thread itself fails (its 'error' event).
+  const next = async () => (await once(poller, 'message'))[0] as PollerMessage;
   try {
-    result = await work();
+    const first = await next();
+    if (!('ready' in first)) throw new Error(first.error ?? 'the health poller stopped before it was ready');
+    let result: T;
+    try {
+      result = await work();
+    } finally {
+      poller.postMessage('stop');
+    }
+    const polled = await next();
+    if ('ready' in polled) throw new Error('the health poller said it was ready twice');
+    if (polled.error) throw new Error(polled.error);
+    return { result, slowestHealthMs: Math.max(0, ...polled.healthMs), healthMs: polled.healthMs };
   } finally {
-    poller.postMessage('stop');
+    // Its listener for 'stop' would keep a thread that failed alive, and this process with it.
+    await poller.terminate();
   }
-  const healthMs = await polled;
-  return { result, slowestHealthMs: Math.max(0, ...healthMs), healthMs };
 }
