@@ -20,7 +20,7 @@ import type autocannon from 'autocannon';
 import { type Insertable, sql } from 'kysely';
 import { DEFAULT_TOPIC_NAMES, TOPIC_PALETTE } from '../shared/domain';
 import type { Db } from '../server/db';
-import { DIRECTORY_SEGMENTS_MAX, directorySegments, mergeDirectorySegments } from '../server/db/directory-index';
+import { directoryMergeDue, mergeDirectorySegments } from '../server/db/directory-index';
 import type { Database } from '../server/db/schema';
 import { storeCollectionTopics } from '../server/services/collection-topics';
 import { topicIdFor } from '../server/services/topics';
@@ -207,7 +207,7 @@ export async function seedCollections(db: Db, users: number, count: number, reso
   } else {
     // What the server's background merge does first when it starts (search-index-merger.ts), done
     // here so that it doesn't run, and count as server CPU, during the first measured routes.
-    let merging = (await directorySegments(k)) > DIRECTORY_SEGMENTS_MAX;
+    let merging = await directoryMergeDue(k);
     while (merging) merging = await mergeDirectorySegments(k);
     await sql`analyze`.execute(k);
   }

@@ -19,6 +19,9 @@ export async function directorySegments(db: Q): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+/** Whether the directory index should be merged (mergeDirectorySegments until it says done). Only reads. */
+export const directoryMergeDue = async (db: Q) => (await directorySegments(db)) > DIRECTORY_SEGMENTS_MAX;
+
 /**
  * Leaf pages a step of mergeDirectorySegments writes. Merging 100,000 collections' index (14
  * segments) took ~1.1 s of CPU however it was cut; in steps of 64 pages the longest step, which

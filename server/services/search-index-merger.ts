@@ -1,5 +1,5 @@
 import type { Db } from '../db';
-import { DIRECTORY_SEGMENTS_MAX, directorySegments, mergeDirectorySegments } from '../db/directory-index';
+import { directoryMergeDue, mergeDirectorySegments } from '../db/directory-index';
 import { mergeSearchSegments, searchSegmentsPending } from '../db/link-search';
 import { type BackgroundWorker, startBackgroundWorker } from './background-worker';
 import { eventLoopTurns } from './event-loop-turns';
@@ -34,7 +34,7 @@ export function startSearchIndexMerger(deps: { db: Db; log?: { error(obj: object
     busyMs: ROUND_MS,
     idleMs: IDLE_MS,
     anyDue: async () => {
-      directoryDue ||= (await directorySegments(db)) > DIRECTORY_SEGMENTS_MAX;
+      directoryDue ||= await directoryMergeDue(db);
       return directoryDue || searchSegmentsPending(db);
     },
     round: async () => {
