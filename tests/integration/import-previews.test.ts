@@ -51,8 +51,8 @@ describeEachDatabase(
       expect(await linkOf(user.me.id, titled)).toEqual({ title: 'My own title', description: 'What page 1 is about.', thumbnail_url: `${host}/images/1.png` });
       expect(await linkOf(user.me.id, described)).toMatchObject({ title: 'Described', description: 'My note' });
       expect(await linkOf(user.me.id, missing)).toEqual({ title: 'localhost', description: IMPORTED_BOOKMARK_DESCRIPTION, thumbnail_url: null });
-      // The missing page's job counts as left before its claim (attempts counted then) and while its
-      // fetch fails; its retry is written after that, which may come after the count reads 1.
+      // The missing page's job counts as left from before its claim (which counts the attempt) until
+      // its retry is written, after its fetch fails: the count may read 1 while it is still claimed.
       const retryJob = () => db().selectFrom('link_preview_jobs').select(['due_at', 'attempts', 'claim_token']).executeTakeFirstOrThrow();
       await expect
         .poll(async () => {
